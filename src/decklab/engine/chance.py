@@ -1,0 +1,51 @@
+"""The seeded source of chance (K3).
+
+A splitmix64 generator whose whole state is one integer: cloning a game state
+copies it for free, which matters because search clones states millions of
+times. Every chance outcome a game draws is also written into its history, so
+records replay identically even if this generator ever changes.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import MutableSequence, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+_MASK = (1 << 64) - 1
+
+
+class Rng:
+    """splitmix64: small, fast, statistically sound for games."""
+
+    __slots__ = ("s",)
+
+    def __init__(self, seed: int | None = None) -> None:
+        if seed is None:
+            seed = int.from_bytes(os.urandom(8), "little")
+        self.s = seed & _MASK
+
+    def next64(self) -> int:
+        s = self.s = (self.s + 0x9E3779B97F4A7C15) & _MASK
+        z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``range(n)`` (multiply-shift; bias below 2⁻⁵⁸ for card games)."""
+        return (self.next64() * n) >> 64
+
+    def choice(self, items: Sequence[T]) -> T:
+        return items[self.below(len(items))]
+
+    def shuffle(self, items: MutableSequence[T]) -> None:
+        """Fisher–Yates, in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def copy(self) -> Rng:
+        r = Rng.__new__(Rng)
+        r.s = self.s
+        return r

@@ -1,0 +1,339 @@
+"""The one generic game interface that every layer uses.
+
+A game is a subclass of :class:`GameState` with a :class:`GameInfo`. The engine
+owns what is common: construction from a seed or an explicit setup, the history
+of actions and chance outcomes (from which records are written), validated
+``apply``, parsing of action text, chance drawn from the state's seeded source
+and recorded. The game owns its rules: who acts, what is legal, what each seat
+may see, how hidden cards are resampled.
+
+Actions are small integers (cheap to generate, compare and hash on the hot
+path); each has a canonical string that :meth:`GameState.parse_action` reads
+back. Seats are ``0 … n-1`` and are called ``p1 … pn`` everywhere outside.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections import deque
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, TypeVar
+
+from decklab import cards
+from decklab.engine.chance import Rng
+from decklab.engine.errors import ChanceError, IllegalAction
+from decklab.engine.info import GameInfo
+
+CHANCE = -1
+"""The actor of a chance outcome in a state's history."""
+
+ALL = -2
+"""Pass as the viewer to see everything (analysis, replay output, golden files)."""
+
+Viewer = int | None
+"""A seat, ``None`` for a spectator, or :data:`ALL`."""
+
+S = TypeVar("S", bound="GameState")
+T = TypeVar("T")
+
+
+def seat_name(seat: int) -> str:
+    return "chance" if seat == CHANCE else f"p{seat + 1}"
+
+
+def seat_index(name: str, num_players: int) -> int:
+    """``"p2"`` → 1, with a clear error for a seat that does not exist."""
+    text = name.strip().lower()
+    if text.startswith("p") and text[1:].isdigit():
+        idx = int(text[1:]) - 1
+        if 0 <= idx < num_players:
+            return idx
+    raise ValueError(f"no seat {name!r} in a {num_players}-player game (seats are p1…p{num_players})")
+
+
+def normalize_action_text(text: str) -> str:
+    """Canonical spelling of typed action text: lower-case words, K1 card notation."""
+    out = []
+    for token in text.split():
+        if cards.is_card_text(token) and not token.isdigit():
+            out.append(cards.to_str(cards.parse(token)))
+        else:
+            out.append(token.lower())
+    return " ".join(out)
+
+
+class GameState(ABC):
+    """Base of every game's state. See the module docstring for the contract."""
+
+    info: ClassVar[GameInfo]
+
+    num_players: int
+    options: dict[str, Any]
+    history: list[tuple[int, Any]]
+    rng: Rng
+    seed: int | None
+    initial_setup: dict[str, Any] | None
+    _forced: deque[str] | None
+    _strict_chance: bool
+
+    # ----------------------------------------------------------------- creation
+    @classmethod
+    def new(
+        cls: type[S],
+        num_players: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+    ) -> S:
+        """A freshly dealt game. The same seed always gives the same deal."""
+        n = cls.info.default_players if num_players is None else num_players
+        state = cls._blank(n, options, seed)
+        state._deal()
+        state.initial_setup = state.export_setup()
+        return state
+
+    @classmethod
+    def from_setup(
+        cls: type[S],
+        num_players: int,
+        options: Mapping[str, Any] | None,
+        setup: Mapping[str, Any],
+        seed: int | None = None,
+    ) -> S:
+        """A game from an explicit setup (every deck and pile order, in card notation).
+
+        Raises :class:`SetupError` naming what is wrong with the setup.
+        """
+        state = cls._blank(num_players, options, seed)
+        state._load_setup(setup)
+        state.initial_setup = state.export_setup()
+        return state
+
+    @classmethod
+    def _blank(cls: type[S], num_players: int, options: Mapping[str, Any] | None, seed: int | None) -> S:
+        state = cls.__new__(cls)
+        state.num_players = num_players
+        state.options = cls.info.resolve_options(num_players, options)
+        state.history = []
+        state.rng = Rng(seed)
+        state.seed = seed
+        state.initial_setup = None
+        state._forced = None
+        state._strict_chance = False
+        state._init_fields()
+        return state
+
+    def _init_fields(self) -> None:  # noqa: B027 - optional hook
+        """Give the game's own fields their empty values before dealing or loading."""
+
+    def _clone_base(self: S) -> S:
+        """A new instance with the engine's fields copied; games then copy their own."""
+        other = self.__class__.__new__(self.__class__)
+        other.num_players = self.num_players
+        other.options = self.options
+        other.history = self.history.copy()
+        other.rng = self.rng.copy()
+        other.seed = self.seed
+        other.initial_setup = self.initial_setup
+        other._forced = None
+        other._strict_chance = False
+        return other
+
+    @abstractmethod
+    def clone(self: S) -> S:
+        """An independent copy, cheap enough for search to call at every node."""
+
+    @abstractmethod
+    def _deal(self) -> None:
+        """Deal a fresh game using ``self.rng`` (options are already resolved)."""
+
+    @abstractmethod
+    def _load_setup(self, setup: Mapping[str, Any]) -> None:
+        """Set the game up from an explicit setup; raise SetupError if it is not valid."""
+
+    @abstractmethod
+    def export_setup(self) -> dict[str, Any]:
+        """The explicit setup of this game as dealt: JSON-ready, cards in K1 notation."""
+
+    # ------------------------------------------------------------------- turns
+    @abstractmethod
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that must act now: one, several (simultaneous rounds) or none (terminal)."""
+
+    def is_terminal(self) -> bool:
+        return not self.to_act()
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[int]:
+        """Every legal action of ``seat`` now, in a deterministic order; empty if it need not act.
+
+        The list may be shared with the state's cache: do not modify it.
+        """
+
+    @abstractmethod
+    def _apply(self, seat: int, action: int) -> None:
+        """Carry out a legal action (already validated)."""
+
+    def apply(self, seat: int, action: int) -> None:
+        """Validate and carry out ``action`` for ``seat``.
+
+        An illegal action raises :class:`IllegalAction` and leaves the state unchanged.
+        """
+        if action not in self.legal_actions(seat):
+            raise self.illegal(seat, action)
+        self.history.append((seat, action))
+        self._apply(seat, action)
+
+    def illegal(self, seat: int, action: int | str) -> IllegalAction:
+        """The error for an action that is not legal now, with the most useful reason."""
+        text = action if isinstance(action, str) else self._safe_action_text(seat, action)
+        if not 0 <= seat < self.num_players:
+            return IllegalAction(seat_name(seat), text, f"there is no seat {seat_name(seat)}")
+        acting = self.to_act()
+        if not acting:
+            return IllegalAction(seat_name(seat), text, "the game is over")
+        if seat not in acting:
+            who = ", ".join(seat_name(s) for s in acting)
+            return IllegalAction(seat_name(seat), text, f"it is not {seat_name(seat)}'s turn ({who} to act)")
+        return IllegalAction(seat_name(seat), text, self.explain_illegal(seat, text))
+
+    def explain_illegal(self, seat: int, text: str) -> str:
+        """Why ``text`` is not legal for ``seat`` now. Games override to be more specific.
+
+        The reason must only use what ``seat`` may see.
+        """
+        legal = [self.action_to_string(seat, a) for a in self.legal_actions(seat)]
+        shown = ", ".join(legal[:12]) + (" …" if len(legal) > 12 else "")
+        return f"not a legal action now (legal: {shown})"
+
+    def _safe_action_text(self, seat: int, action: int) -> str:
+        try:
+            return self.action_to_string(seat, action)
+        except Exception:
+            return f"#{action}"
+
+    # ------------------------------------------------------------ action text
+    @abstractmethod
+    def action_to_string(self, seat: int, action: int) -> str:
+        """The canonical string of a legal action of ``seat`` in this state."""
+
+    def parse_action(self, seat: int, text: str) -> int:
+        """The action that ``text`` names for ``seat`` now; IllegalAction if none.
+
+        Accepts any spelling that normalises to the canonical string (case, ``10H``).
+        """
+        wanted = normalize_action_text(text)
+        if not wanted:
+            raise IllegalAction(seat_name(seat), text, "empty action")
+        if not 0 <= seat < self.num_players or seat not in self.to_act():
+            raise self.illegal(seat, text)
+        for action in self.legal_actions(seat):
+            if self.action_to_string(seat, action) == wanted:
+                return action
+        raise self.illegal(seat, wanted)
+
+    def describe_action(self, seat: int, action: int) -> str:
+        """A sentence for a game log (before the action is applied). Games may refine it."""
+        return f"{seat_name(seat)}: {self.action_to_string(seat, action)}"
+
+    # ------------------------------------------------------------------ views
+    @abstractmethod
+    def view(self, seat: Viewer) -> dict[str, Any]:
+        """A JSON-ready dict of exactly what ``seat`` may know now (``None``: a spectator).
+
+        Hidden cards appear as ``"??"``. ``ALL`` shows everything, for analysis.
+        """
+
+    @abstractmethod
+    def render(self, seat: Viewer = None) -> str:
+        """The table as text, from ``seat``'s side (same information as ``view``)."""
+
+    @abstractmethod
+    def determinize(self: S, seat: int, rng: random.Random) -> S:
+        """A full state consistent with ``view(seat)`` and the public history.
+
+        Every card ``seat`` cannot see is resampled, and so is the future of chance,
+        so a searching bot learns nothing it could not know.
+        """
+
+    def _reseed(self, rng: random.Random) -> None:
+        """Replace the future of chance (for determinize): the real one is hidden."""
+        self.rng = Rng(rng.getrandbits(64))
+        self.seed = None
+        self.initial_setup = None
+
+    # ----------------------------------------------------------------- scores
+    @abstractmethod
+    def scores(self) -> list[float]:
+        """Each seat's score in the game's own units (final once terminal)."""
+
+    def winners(self) -> list[int]:
+        """Seats that win (shared wins allowed). Terminal states only; games may refine."""
+        if not self.is_terminal():
+            return []
+        sc = self.scores()
+        best = min(sc) if self.info.lower_is_better else max(sc)
+        return [i for i, v in enumerate(sc) if v == best]
+
+    def returns(self) -> list[float]:
+        """Utility for learning and search: a win shared by k seats is worth 1/k, else 0."""
+        win = self.winners()
+        if not win:
+            return [0.0] * self.num_players
+        share = 1.0 / len(win)
+        return [share if i in win else 0.0 for i in range(self.num_players)]
+
+    def result(self) -> dict[str, Any]:
+        """Scores by seat name and the winners, JSON-ready."""
+        return {
+            "terminal": self.is_terminal(),
+            "scores": {seat_name(i): v for i, v in enumerate(self.scores())},
+            "winners": [seat_name(i) for i in self.winners()],
+        }
+
+    def check_invariants(self) -> None:  # noqa: B027 - optional hook
+        """Raise AssertionError if the state breaks a rule of its game (used by tests)."""
+
+    # ----------------------------------------------------------------- chance
+    def _chance(
+        self,
+        label: str,
+        draw: Callable[[Rng], T],
+        fmt: Callable[[T], str],
+        parse: Callable[[str], T],
+    ) -> T:
+        """Draw a chance outcome (or take the recorded one when replaying) and record it.
+
+        ``label`` names the kind of event (``"shuffle"``, ``"roll"``, ``"coin"``); the
+        history holds ``"label outcome"``. ``parse`` must raise ValueError for an
+        outcome that is impossible here.
+        """
+        if self._forced:
+            text = self._forced.popleft()
+            got_label, _, body = text.partition(" ")
+            if got_label != label:
+                raise ChanceError(f"expected a {label!r} chance outcome here, the record has {text!r}")
+            try:
+                outcome = parse(body)
+            except ValueError as exc:
+                raise ChanceError(f"bad chance outcome {text!r}: {exc}") from None
+        elif self._strict_chance:
+            raise ChanceError(f"the record does not give the {label!r} chance outcome needed here")
+        else:
+            outcome = draw(self.rng)
+        self.history.append((CHANCE, f"{label} {fmt(outcome)}"))
+        return outcome
+
+    # ------------------------------------------------------------ redaction
+    def redact_history_entry(self, index: int, actor: int, text: str, viewer: Viewer) -> str:
+        """How line ``index`` of the history (an action or chance text) reads for ``viewer``
+        as of this state (something hidden then may be public by now).
+
+        Games with hidden actions or hidden chance outcomes override this; the
+        default shows everything, right for games without hidden information.
+        """
+        return text
+
+    def redact_setup(self, setup: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
+        """The explicit setup as ``viewer`` may see it (hidden cards as ``"??"``)."""
+        return setup

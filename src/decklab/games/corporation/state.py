@@ -1,0 +1,314 @@
+"""Corporation's rules (RULINGS.md P1–P9) on the generic engine.
+
+Every seat chooses a value at the same time; the engine sees this as every seat
+being to act at once, each ``apply`` recording one face-down choice, and the
+last choice of the round revealing them all and resolving the round.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from decklab.engine.errors import IllegalAction, SetupError
+from decklab.engine.info import GameInfo, Option
+from decklab.engine.state import ALL, GameState, Viewer, seat_name
+
+_VALUE_TEXT = {1: "A"}
+
+
+def _default_target(n: int) -> int:
+    """2n² (P7)"""
+    return 2 * n * n
+
+
+def _default_top(n: int) -> int:
+    """n, the number of players (P1)"""
+    return n
+
+
+INFO = GameInfo(
+    name="corporation",
+    title="Corporation",
+    version=1,
+    min_players=4,
+    max_players=10,
+    default_players=5,
+    summary="Everyone plays a card at once: lone cards score, matching cards form "
+    "Corporations that pay off big next round if all members stick together.",
+    simultaneous=True,
+    hidden_information=True,
+    score_unit="points",
+    options=(
+        Option("target", "score that ends the game after the round it is reached (P7)", int,
+               default=_default_target, minimum=1),
+        Option("max_rounds", "the game also ends after this many rounds (P7)", int,
+               default=200, minimum=1, maximum=100_000),
+        Option("top_value", "every hand holds the values 1..top_value (P1)", int,
+               default=_default_top, minimum=2, maximum=13),
+    ),
+)
+
+
+class CorporationState(GameState):
+    """A game of Corporation between ``num_players`` seats."""
+
+    info = INFO
+
+    top: int
+    target: int
+    max_rounds: int
+    round: int
+    points: list[int]
+    locked: list[int]
+    """The value lying face up in front of each seat (0 if none): unplayable this round (P2, P4)."""
+    corporations: list[tuple[int, tuple[int, ...]]]
+    """Corporations formed last round, as (value, members): candidates for rewards (P5)."""
+    choices: list[int]
+    """This round's face-down choices, 0 where a seat has not chosen yet."""
+    rounds: list[tuple[int, ...]]
+    """Every revealed round, each seat's value: public knowledge."""
+    _waiting: tuple[int, ...]
+    _legal: list[list[int]]
+    _round_start: int
+    _over: bool
+
+    # ------------------------------------------------------------- set-up
+    def _init_fields(self) -> None:
+        n = self.num_players
+        self.top = self.options["top_value"]
+        self.target = self.options["target"]
+        self.max_rounds = self.options["max_rounds"]
+        self.round = 1
+        self.points = [0] * n
+        self.locked = [0] * n
+        self.corporations = []
+        self.choices = [0] * n
+        self.rounds = []
+        self._round_start = 0
+        self._over = False
+        self._start_round()
+
+    def _deal(self) -> None:
+        """Nothing is shuffled: every hand is 1..top_value (P1)."""
+
+    def _load_setup(self, setup: Mapping[str, Any]) -> None:
+        if setup:
+            raise SetupError(
+                "Corporation has nothing to set up: every hand holds 1..top_value; "
+                f"the setup must be {{}}, not one with {', '.join(sorted(setup))}"
+            )
+
+    def export_setup(self) -> dict[str, Any]:
+        return {}
+
+    def clone(self) -> CorporationState:
+        c = self._clone_base()
+        c.top = self.top
+        c.target = self.target
+        c.max_rounds = self.max_rounds
+        c.round = self.round
+        c.points = self.points.copy()
+        c.locked = self.locked.copy()
+        c.corporations = self.corporations  # replaced, never mutated
+        c.choices = self.choices.copy()
+        c.rounds = self.rounds.copy()
+        c._waiting = self._waiting
+        c._legal = self._legal  # rebuilt, never mutated
+        c._round_start = self._round_start
+        c._over = self._over
+        return c
+
+    def _start_round(self) -> None:
+        values = range(1, self.top + 1)
+        self._legal = [[v for v in values if v != self.locked[s]] for s in range(self.num_players)]
+        self._waiting = tuple(range(self.num_players))
+        self._round_start = len(self.history)
+
+    # -------------------------------------------------------------- turns
+    def to_act(self) -> tuple[int, ...]:
+        return self._waiting
+
+    def is_terminal(self) -> bool:
+        return self._over
+
+    def legal_actions(self, seat: int) -> list[int]:
+        if self.choices[seat] or self._over:
+            return []
+        return self._legal[seat]
+
+    def apply(self, seat: int, action: int) -> None:
+        # Inlined check (hot path): a seat still to choose, a value it holds.
+        if self._over or not 0 <= seat < self.num_players or self.choices[seat] or action not in self._legal[seat]:
+            raise self.illegal(seat, action)
+        self.history.append((seat, action))
+        self._apply(seat, action)
+
+    def _apply(self, seat: int, action: int) -> None:
+        self.choices[seat] = action
+        self._waiting = tuple(s for s in self._waiting if s != seat)
+        if not self._waiting:
+            self._resolve()
+
+    def _resolve(self) -> None:
+        """Reveal and score the round: rewards (P5), profits (P3), new Corporations (P4, P6)."""
+        played = self.choices
+        by_value: dict[int, list[int]] = {}
+        for seat, v in enumerate(played):
+            by_value.setdefault(v, []).append(seat)
+        points = self.points
+        for _, members in self.corporations:
+            v = played[members[0]]
+            if len(by_value[v]) == len(members) and all(played[m] == v for m in members):
+                for m in members:
+                    points[m] += v * len(members)
+        new_corps: list[tuple[int, tuple[int, ...]]] = []
+        locked = [0] * self.num_players
+        for v, seats in sorted(by_value.items()):
+            if len(seats) == 1:
+                points[seats[0]] += v
+            else:
+                new_corps.append((v, tuple(seats)))
+                for s in seats:
+                    locked[s] = v
+        self.rounds.append(tuple(played))
+        self.corporations = new_corps
+        self.locked = locked
+        self.choices = [0] * self.num_players
+        if max(points) >= self.target or self.round >= self.max_rounds:
+            self._over = True
+            self._waiting = ()
+            self._legal = [[] for _ in range(self.num_players)]
+            return
+        self.round += 1
+        self._start_round()
+
+    # -------------------------------------------------------- action text
+    def action_to_string(self, seat: int, action: int) -> str:
+        return f"play {action}"
+
+    def parse_action(self, seat: int, text: str) -> int:
+        words = text.strip().lower().split()
+        if len(words) == 1:
+            words = ["play", *words]
+        if len(words) != 2 or words[0] != "play":
+            raise IllegalAction(seat_name(seat), text, "write 'play V', V a value such as 3 (or A for 1)")
+        raw = words[1]
+        value = 1 if raw == "a" else int(raw) if raw.isdigit() else 0
+        if not 1 <= value <= self.top:
+            raise IllegalAction(seat_name(seat), text, f"values run from 1 to {self.top}")
+        if value not in self.legal_actions(seat):
+            raise self.illegal(seat, value)
+        return value
+
+    def explain_illegal(self, seat: int, text: str) -> str:
+        if self.choices[seat]:
+            return "it has already chosen this round"
+        value = text.split()[-1]
+        if value.isdigit() and int(value) == self.locked[seat]:
+            return f"its {value} lies face up in front of it, in a Corporation, this round (P2)"
+        if value.isdigit() and not 1 <= int(value) <= self.top:
+            return f"values run from 1 to {self.top}"
+        return super().explain_illegal(seat, text)
+
+    def describe_action(self, seat: int, action: int) -> str:
+        return f"{seat_name(seat)} puts a card face down."
+
+    # -------------------------------------------------------------- views
+    def view(self, seat: Viewer) -> dict[str, Any]:
+        n = self.num_players
+        out: dict[str, Any] = {
+            "game": "corporation",
+            "round": self.round,
+            "target": self.target,
+            "max_rounds": self.max_rounds,
+            "top_value": self.top,
+            "scores": {seat_name(s): self.points[s] for s in range(n)},
+            "in_front": {seat_name(s): self.locked[s] or None for s in range(n)},
+            "corporations": [
+                {"value": v, "members": [seat_name(m) for m in members]} for v, members in self.corporations
+            ],
+            "chosen": {seat_name(s): bool(self.choices[s]) for s in range(n)},
+            "rounds": [{seat_name(s): v for s, v in enumerate(r)} for r in self.rounds],
+            "to_act": [seat_name(s) for s in self._waiting],
+            "terminal": self._over,
+        }
+        if seat == ALL:
+            out["choices"] = {seat_name(s): self.choices[s] or None for s in range(n)}
+        elif seat is not None:
+            out["seat"] = seat_name(seat)
+            out["my_choice"] = self.choices[seat] or None
+            out["hand"] = [v for v in range(1, self.top + 1) if v != self.locked[seat]]
+        return out
+
+    def render(self, seat: Viewer = None) -> str:
+        n = self.num_players
+        lines = [f"Corporation — round {self.round}, target {self.target}"]
+        if self.corporations:
+            corps = "; ".join(
+                f"{v}: {', '.join(seat_name(m) for m in members)}" for v, members in self.corporations
+            )
+            lines.append(f"Corporations from last round: {corps}")
+        if self.rounds:
+            last = " ".join(f"{seat_name(s)}={v}" for s, v in enumerate(self.rounds[-1]))
+            lines.append(f"Last reveal: {last}")
+        for s in range(n):
+            mark = ">" if s == seat else " "
+            front = f"face up: {self.locked[s]}" if self.locked[s] else "face up: —"
+            if self.choices[s]:
+                shown = str(self.choices[s]) if seat in (s, ALL) else "??"
+                status = f"chose {shown}"
+            else:
+                status = "to choose" if not self._over else ""
+            lines.append(f"{mark} {seat_name(s):>3}  {self.points[s]:>4} pts  {front:<12} {status}")
+        if self._over:
+            lines.append("Game over. Winners: " + ", ".join(seat_name(w) for w in self.winners()))
+        return "\n".join(lines)
+
+    def determinize(self, seat: int, rng: random.Random) -> CorporationState:
+        """Other seats' face-down choices this round are resampled from what they could play."""
+        d = self.clone()
+        d._reseed(rng)
+        for s in range(self.num_players):
+            if s != seat and d.choices[s]:
+                d.choices[s] = rng.choice(self._legal[s])
+        d.history = [
+            (actor, d.choices[actor] if i >= self._round_start and actor >= 0 else a)
+            for i, (actor, a) in enumerate(d.history)
+        ]
+        return d
+
+    def redact_history_entry(self, index: int, actor: int, text: str, viewer: Viewer) -> str:
+        if index >= self._round_start and not self._over and actor >= 0 and actor != viewer and viewer != ALL:
+            return "play ??"
+        return text
+
+    # ------------------------------------------------------------- scores
+    def scores(self) -> list[float]:
+        return [float(p) for p in self.points]
+
+    def check_invariants(self) -> None:
+        n = self.num_players
+        assert len(self.rounds) == self.round - (0 if self._over else 1)
+        # Recount every score from the public rounds (P3, P5).
+        points = [0] * n
+        prev: list[tuple[int, tuple[int, ...]]] = []
+        for played in self.rounds:
+            groups: dict[int, list[int]] = {}
+            for s, v in enumerate(played):
+                groups.setdefault(v, []).append(s)
+            for _, members in prev:
+                v = played[members[0]]
+                if all(played[m] == v for m in members) and len(groups[v]) == len(members):
+                    for m in members:
+                        points[m] += v * len(members)
+            prev = []
+            for v, seats in sorted(groups.items()):
+                if len(seats) == 1:
+                    points[seats[0]] += v
+                else:
+                    prev.append((v, tuple(seats)))
+        assert points == self.points, (points, self.points)
+        for s in range(n):
+            assert self.choices[s] == 0 or self.choices[s] != self.locked[s]
