@@ -217,15 +217,25 @@ def load(path: str | Path) -> dict[str, Any]:
 
 
 def dumps(record: Mapping[str, Any]) -> str:
-    """JSON with one action per line, so records diff and extend nicely."""
-    head = {k: v for k, v in record.items() if k not in ("actions", "result")}
-    parts = [json.dumps(head, indent=2, ensure_ascii=False)[:-2]]
-    actions = record.get("actions", [])
-    body = ",\n".join("    " + json.dumps(a, ensure_ascii=False) for a in actions)
-    parts.append(',\n  "actions": [\n' + body + ("\n  ]" if actions else "]"))
-    if "result" in record:
-        parts.append(',\n  "result": ' + json.dumps(record["result"], ensure_ascii=False))
-    return "".join(parts) + "\n}\n"
+    """JSON laid out for people: one field per line, setup piles and actions one per line.
+
+    Records then diff nicely and can be extended by appending an action line.
+    """
+
+    def compact(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    lines = []
+    for key, value in record.items():
+        if key == "actions" and value:
+            body = ",\n".join("    " + compact(a) for a in value)
+            lines.append(f'  "actions": [\n{body}\n  ]')
+        elif key == "setup" and isinstance(value, Mapping) and value:
+            body = ",\n".join(f"    {compact(k)}: {compact(v)}" for k, v in value.items())
+            lines.append(f'  "setup": {{\n{body}\n  }}')
+        else:
+            lines.append(f"  {compact(key)}: {compact(value)}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
 
 
 def save(path: str | Path, record: Mapping[str, Any]) -> None:

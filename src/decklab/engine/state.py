@@ -193,9 +193,13 @@ class GameState(ABC):
         if not acting:
             return IllegalAction(seat_name(seat), text, "the game is over")
         if seat not in acting:
-            who = ", ".join(seat_name(s) for s in acting)
-            return IllegalAction(seat_name(seat), text, f"it is not {seat_name(seat)}'s turn ({who} to act)")
+            return IllegalAction(seat_name(seat), text, self.explain_not_to_act(seat))
         return IllegalAction(seat_name(seat), text, self.explain_illegal(seat, text))
+
+    def explain_not_to_act(self, seat: int) -> str:
+        """Why ``seat`` may not act now (it is not to act). Games may say it better."""
+        who = ", ".join(seat_name(s) for s in self.to_act())
+        return f"it is not {seat_name(seat)}'s turn ({who} to act)"
 
     def explain_illegal(self, seat: int, text: str) -> str:
         """Why ``text`` is not legal for ``seat`` now. Games override to be more specific.

@@ -190,7 +190,7 @@ class CorporationState(GameState):
 
     def parse_action(self, seat: int, text: str) -> int:
         words = text.strip().lower().split()
-        if len(words) == 1:
+        if len(words) == 1 and (words[0].isdigit() or words[0] == "a"):
             words = ["play", *words]
         if len(words) != 2 or words[0] != "play":
             raise IllegalAction(seat_name(seat), text, "write 'play V', V a value such as 3 (or A for 1)")
@@ -202,9 +202,10 @@ class CorporationState(GameState):
             raise self.illegal(seat, value)
         return value
 
+    def explain_not_to_act(self, seat: int) -> str:
+        return "it has already chosen this round"
+
     def explain_illegal(self, seat: int, text: str) -> str:
-        if self.choices[seat]:
-            return "it has already chosen this round"
         value = text.split()[-1]
         if value.isdigit() and int(value) == self.locked[seat]:
             return f"its {value} lies face up in front of it, in a Corporation, this round (P2)"
@@ -286,7 +287,7 @@ class CorporationState(GameState):
 
     # ------------------------------------------------------------- scores
     def scores(self) -> list[float]:
-        return [float(p) for p in self.points]
+        return list(self.points)
 
     def check_invariants(self) -> None:
         n = self.num_players

@@ -1,0 +1,1 @@
+"""Playing in the terminal: the plain line mode (screen readers, pipes) for now."""
