@@ -84,10 +84,16 @@ def openspiel_loop(game_string: str) -> Callable[[random.Random], int] | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--seconds", type=float, default=3.0, help="time per engine")
-    parser.add_argument("--games", default=",".join(game_names()), help="comma-separated game names")
-    parser.add_argument("--players", type=int, default=None, help="player count (default: each game's)")
+    parser.add_argument(
+        "--games", default=",".join(game_names()), help="comma-separated game names"
+    )
+    parser.add_argument(
+        "--players", type=int, default=None, help="player count (default: each game's)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
 
@@ -98,7 +104,10 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, dict[str, float]] = {}
     for label, loop in peers.items():
         if loop is None:
-            print("open-spiel is not installed: pip install open-spiel (make bench does)", file=sys.stderr)
+            print(
+                "open-spiel is not installed: pip install open-spiel (make bench does)",
+                file=sys.stderr,
+            )
             return 2
         dps, gps = _time_loop(loop, args.seconds)
         results[label] = {"decisions_per_s": dps, "games_per_s": gps}

@@ -23,7 +23,13 @@ def test_K1_input_accepts_ten_and_lower_case(text: str) -> None:
 
 @pytest.mark.parametrize(
     ("text", "reason"),
-    [("", "rank then suit"), ("1H", "unknown rank"), ("TZ", "unknown suit"), ("11S", "unknown rank"), ("H", "rank")],
+    [
+        ("", "rank then suit"),
+        ("1H", "unknown rank"),
+        ("TZ", "unknown suit"),
+        ("11S", "unknown rank"),
+        ("H", "rank"),
+    ],
 )
 def test_K1_bad_cards_get_clear_errors(text: str, reason: str) -> None:
     with pytest.raises(cards.CardError, match=reason):

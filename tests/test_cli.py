@@ -110,7 +110,16 @@ def test_play_plain_against_random_rejects_bad_input_and_saves(tmp_path: Path) -
     lines = ["hello", "99", "play 9", "?", "log"] + ["1"] * 400
     result = runner.invoke(
         app,
-        ["play", "corporation", "--players", "human,random,random,random", "--seed", "3", "--save", str(save)],
+        [
+            "play",
+            "corporation",
+            "--players",
+            "human,random,random,random",
+            "--seed",
+            "3",
+            "--save",
+            str(save),
+        ],
         input="\n".join(lines) + "\n",
         env={"DECKLAB_HOME": str(tmp_path)},
     )
@@ -128,14 +137,25 @@ def test_play_plain_quits_and_resumes(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
     first = runner.invoke(
         app,
-        ["play", "corporation", "-p", "human,random,random,random", "--seed", "4", "--save", str(save)],
+        [
+            "play",
+            "corporation",
+            "-p",
+            "human,random,random,random",
+            "--seed",
+            "4",
+            "--save",
+            str(save),
+        ],
         input="1\n2\nquit\n",
         env={"DECKLAB_HOME": str(tmp_path)},
     )
     assert first.exit_code == 0 and "Saved the game" in first.output
     state, applied = records.replay(records.load(save))
     assert not state.is_terminal() and applied >= 2
-    second = runner.invoke(app, ["play", "--record", str(save)], input="1\n" * 400, env={"DECKLAB_HOME": str(tmp_path)})
+    second = runner.invoke(
+        app, ["play", "--record", str(save)], input="1\n" * 400, env={"DECKLAB_HOME": str(tmp_path)}
+    )
     assert second.exit_code == 0 and "Game over" in second.output
     final, more = records.replay(records.load(save))
     assert final.is_terminal() and more > applied
@@ -149,6 +169,8 @@ def test_play_rejects_unknown_agents_and_wrong_seat_counts() -> None:
 
 
 def test_play_menu_chooses_a_game(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["play"], input="0\ncorporation\n" + "quit\n", env={"DECKLAB_HOME": str(tmp_path)})
+    result = runner.invoke(
+        app, ["play"], input="0\ncorporation\n" + "quit\n", env={"DECKLAB_HOME": str(tmp_path)}
+    )
     assert "Choose a game" in result.output and "Type a number" in result.output
     assert "Saved the game" in result.output

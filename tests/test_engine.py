@@ -99,7 +99,9 @@ def _p9() -> dict:
         ({"seed": "abc"}, None, "'seed' must be"),
     ],
 )
-def test_bad_records_are_refused_with_the_reason(change: dict, index: int | None, reason: str) -> None:
+def test_bad_records_are_refused_with_the_reason(
+    change: dict, index: int | None, reason: str
+) -> None:
     record = _p9()
     record.update(change)
     with pytest.raises(RecordError) as info:

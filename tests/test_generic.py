@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from decklab.engine import checks, records
+from decklab.engine import checks
 from decklab.engine.playthrough import CASES, case_filename, playthrough
 from decklab.engine.registry import game_names, get_game
 from decklab.engine.state import ALL

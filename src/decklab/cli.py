@@ -32,7 +32,9 @@ OptionArg = Annotated[
     list[str] | None, typer.Option("--option", "-o", help="a game option, key=value (repeatable)")
 ]
 SeedArg = Annotated[int | None, typer.Option("--seed", help="seed of the deal and of all chance")]
-DealArg = Annotated[int | None, typer.Option("--deal", help="deal number: the same number, the same deal")]
+DealArg = Annotated[
+    int | None, typer.Option("--deal", help="deal number: the same number, the same deal")
+]
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
@@ -53,7 +55,9 @@ def _seed(seed: int | None, deal: int | None) -> int | None:
     return deal if deal is not None else seed
 
 
-def _new_state(cls: type[GameState], players: int | None, options: list[str] | None, seed: int | None) -> GameState:
+def _new_state(
+    cls: type[GameState], players: int | None, options: list[str] | None, seed: int | None
+) -> GameState:
     try:
         return cls.new(players, parse_option_pairs(options), seed=seed)
     except OptionError as exc:
@@ -70,8 +74,12 @@ def games() -> None:
     table.add_column("options")
     for name in game_names():
         info = get_game(name).info
-        opts = "\n".join(f"{o.name} (default {o.describe_default()}): {o.help}" for o in info.options)
-        table.add_row(name, f"{info.title}\n[dim]{info.summary}[/dim]", info.players_text(), opts or "—")
+        opts = "\n".join(
+            f"{o.name} (default {o.describe_default()}): {o.help}" for o in info.options
+        )
+        table.add_row(
+            name, f"{info.title}\n[dim]{info.summary}[/dim]", info.players_text(), opts or "—"
+        )
     console.print(table)
 
 
@@ -81,7 +89,11 @@ def rules_text(cls: type[GameState]) -> str:
 
 
 @app.command()
-def rules(game: Annotated[str, typer.Argument(help="cabin, corporation, facade, lonely-face or notorious")]) -> None:
+def rules(
+    game: Annotated[
+        str, typer.Argument(help="cabin, corporation, facade, lonely-face or notorious")
+    ],
+) -> None:
     """The rules of GAME in decklab's words, with the rulings applied."""
     text = rules_text(_game_class(game))
     if console.is_terminal:
@@ -95,7 +107,9 @@ def deal(
     game: Annotated[str, typer.Argument(help="the game")],
     seed: SeedArg = None,
     deal_number: DealArg = None,
-    players: Annotated[int | None, typer.Option("--players", "-n", help="number of players")] = None,
+    players: Annotated[
+        int | None, typer.Option("--players", "-n", help="number of players")
+    ] = None,
     option: OptionArg = None,
     out: Annotated[Path | None, typer.Option("--out", help="write the record to this file")] = None,
 ) -> None:
@@ -116,8 +130,12 @@ def deal(
 def replay(
     record_file: Annotated[Path, typer.Argument(help="a record (JSON)", metavar="RECORD")],
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
-    legal: Annotated[bool, typer.Option("--legal", help="add the legal actions at the end")] = False,
-    upto: Annotated[int | None, typer.Option("--upto", help="apply only the first N action lines")] = None,
+    legal: Annotated[
+        bool, typer.Option("--legal", help="add the legal actions at the end")
+    ] = False,
+    upto: Annotated[
+        int | None, typer.Option("--upto", help="apply only the first N action lines")
+    ] = None,
 ) -> None:
     """Apply a record and print the resulting state and scores (exit 2 if it is bad)."""
     try:
@@ -140,7 +158,8 @@ def replay(
     }
     if legal:
         out["legal"] = {
-            seat_name(s): [state.action_to_string(s, a) for a in state.legal_actions(s)] for s in state.to_act()
+            seat_name(s): [state.action_to_string(s, a) for a in state.legal_actions(s)]
+            for s in state.to_act()
         }
     if as_json:
         print(json.dumps(out))
@@ -161,16 +180,22 @@ def replay(
 
 @app.command()
 def play(
-    game: Annotated[str | None, typer.Argument(help="the game (omit to choose from a menu)")] = None,
+    game: Annotated[
+        str | None, typer.Argument(help="the game (omit to choose from a menu)")
+    ] = None,
     players: Annotated[
         str | None, typer.Option("--players", "-p", help="who sits where, e.g. human,random,random")
     ] = None,
     seed: SeedArg = None,
     deal_number: DealArg = None,
     option: OptionArg = None,
-    record_file: Annotated[Path | None, typer.Option("--record", help="continue a saved game")] = None,
+    record_file: Annotated[
+        Path | None, typer.Option("--record", help="continue a saved game")
+    ] = None,
     save: Annotated[Path | None, typer.Option("--save", help="where to save the record")] = None,
-    plain: Annotated[bool, typer.Option("--plain", help="line mode (screen readers, pipes)")] = True,
+    plain: Annotated[
+        bool, typer.Option("--plain", help="line mode (screen readers, pipes)")
+    ] = True,
 ) -> None:
     """Play a game in the terminal against bots, or hot-seat with friends."""
     from decklab.bots import AgentSpecError, make_agent
@@ -201,7 +226,11 @@ def play(
     agents = []
     try:
         for i, spec in enumerate(specs):
-            agents.append(None if spec == "human" else make_agent(f"{spec}" if ":" in spec else f"{spec}:seed={i}"))
+            agents.append(
+                None
+                if spec == "human"
+                else make_agent(f"{spec}" if ":" in spec else f"{spec}:seed={i}")
+            )
     except AgentSpecError as exc:
         raise _fail(str(exc)) from None
     if all(a is None for a in agents) is False and not any(a is None for a in agents):

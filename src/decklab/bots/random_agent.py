@@ -27,7 +27,9 @@ def _make(params: dict[str, str]) -> Agent:
     try:
         seed = int(params["seed"]) if "seed" in params else None
     except ValueError:
-        raise AgentSpecError(f"random: seed must be a whole number, not {params['seed']!r}") from None
+        raise AgentSpecError(
+            f"random: seed must be a whole number, not {params['seed']!r}"
+        ) from None
     return RandomAgent(seed)
 
 

@@ -148,7 +148,9 @@ def _card_tokens(obj: Any) -> set[str]:
 
     text = canonical(obj).replace('"', " ").replace(",", " ").replace("[", " ").replace("]", " ")
     text = text.replace("{", " ").replace("}", " ").replace(":", " ")
-    return {cards.to_str(cards.parse(t)) for t in text.split() if len(t) <= 3 and cards.is_card_text(t)}
+    return {
+        cards.to_str(cards.parse(t)) for t in text.split() if len(t) <= 3 and cards.is_card_text(t)
+    }
 
 
 def check_redacted_record(state: GameState) -> None:

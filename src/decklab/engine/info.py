@@ -140,7 +140,9 @@ class GameInfo:
         for key in given:
             self.option(key)  # raises for an unknown option
         for opt in self.options:
-            value = opt.parse(given[opt.name]) if opt.name in given else opt.default_for(num_players)
+            value = (
+                opt.parse(given[opt.name]) if opt.name in given else opt.default_for(num_players)
+            )
             opt.validate(value, num_players)
             resolved[opt.name] = value
         return resolved

@@ -78,7 +78,9 @@ def playthrough(game: str, players: int, options: dict[str, object], seed: int =
 def main() -> None:
     parser = argparse.ArgumentParser(description="Write the golden playthrough files.")
     parser.add_argument("--write", required=True, help="folder to write into")
-    parser.add_argument("--only", default=None, help="comma-separated games to write (default: all)")
+    parser.add_argument(
+        "--only", default=None, help="comma-separated games to write (default: all)"
+    )
     args = parser.parse_args()
     only = set(args.only.split(",")) if args.only else None
     folder = Path(args.write)

@@ -41,7 +41,9 @@ _KNOWN_KEYS = {
 def action_lines(state: GameState, viewer: Viewer = ALL) -> list[str]:
     """The history of ``state`` as record lines (redacted for ``viewer`` unless ALL)."""
     if state.initial_setup is None:
-        raise RecordError("this state has no known setup (a determinized sample cannot be recorded)")
+        raise RecordError(
+            "this state has no known setup (a determinized sample cannot be recorded)"
+        )
     cls = type(state)
     replay_state = cls.from_setup(state.num_players, state.options, state.initial_setup)
     replay_state._forced = deque(text for actor, text in state.history if actor == CHANCE)
@@ -68,8 +70,12 @@ def make_record(
 ) -> dict[str, Any]:
     """The record of ``state`` so far; ``viewer`` gives that seat's redacted copy."""
     if state.initial_setup is None:
-        raise RecordError("this state has no known setup (a determinized sample cannot be recorded)")
-    setup = state.initial_setup if viewer == ALL else state.redact_setup(state.initial_setup, viewer)
+        raise RecordError(
+            "this state has no known setup (a determinized sample cannot be recorded)"
+        )
+    setup = (
+        state.initial_setup if viewer == ALL else state.redact_setup(state.initial_setup, viewer)
+    )
     record: dict[str, Any] = {
         "format": FORMAT,
         "game": state.info.name,
@@ -121,9 +127,9 @@ def new_state_for(record: Mapping[str, Any]) -> GameState:
         )
     seats = record.get("seats")
     if seats is None:
-        raise RecordError("the record has no 'seats' (e.g. [\"p1\", \"p2\", \"p3\", \"p4\"])")
+        raise RecordError('the record has no \'seats\' (e.g. ["p1", "p2", "p3", "p4"])')
     if not isinstance(seats, list) or seats != [seat_name(i) for i in range(len(seats))]:
-        raise RecordError("'seats' must list the seats in order: [\"p1\", \"p2\", …]")
+        raise RecordError('\'seats\' must list the seats in order: ["p1", "p2", …]')
     options = record.get("options") or {}
     if not isinstance(options, Mapping):
         raise RecordError("'options' must be an object of option names to values")

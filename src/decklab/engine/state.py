@@ -49,7 +49,9 @@ def seat_index(name: str, num_players: int) -> int:
         idx = int(text[1:]) - 1
         if 0 <= idx < num_players:
             return idx
-    raise ValueError(f"no seat {name!r} in a {num_players}-player game (seats are p1…p{num_players})")
+    raise ValueError(
+        f"no seat {name!r} in a {num_players}-player game (seats are p1…p{num_players})"
+    )
 
 
 def normalize_action_text(text: str) -> str:
@@ -110,7 +112,9 @@ class GameState(ABC):
         return state
 
     @classmethod
-    def _blank(cls: type[S], num_players: int, options: Mapping[str, Any] | None, seed: int | None) -> S:
+    def _blank(
+        cls: type[S], num_players: int, options: Mapping[str, Any] | None, seed: int | None
+    ) -> S:
         state = cls.__new__(cls)
         state.num_players = num_players
         state.options = cls.info.resolve_options(num_players, options)
@@ -316,7 +320,9 @@ class GameState(ABC):
             text = self._forced.popleft()
             got_label, _, body = text.partition(" ")
             if got_label != label:
-                raise ChanceError(f"expected a {label!r} chance outcome here, the record has {text!r}")
+                raise ChanceError(
+                    f"expected a {label!r} chance outcome here, the record has {text!r}"
+                )
             try:
                 outcome = parse(body)
             except ValueError as exc:

@@ -41,12 +41,29 @@ INFO = GameInfo(
     hidden_information=True,
     score_unit="points",
     options=(
-        Option("target", "score that ends the game after the round it is reached (P7)", int,
-               default=_default_target, minimum=1),
-        Option("max_rounds", "the game also ends after this many rounds (P7)", int,
-               default=200, minimum=1, maximum=100_000),
-        Option("top_value", "every hand holds the values 1..top_value (P1)", int,
-               default=_default_top, minimum=2, maximum=13),
+        Option(
+            "target",
+            "score that ends the game after the round it is reached (P7)",
+            int,
+            default=_default_target,
+            minimum=1,
+        ),
+        Option(
+            "max_rounds",
+            "the game also ends after this many rounds (P7)",
+            int,
+            default=200,
+            minimum=1,
+            maximum=100_000,
+        ),
+        Option(
+            "top_value",
+            "every hand holds the values 1..top_value (P1)",
+            int,
+            default=_default_top,
+            minimum=2,
+            maximum=13,
+        ),
     ),
 )
 
@@ -140,7 +157,12 @@ class CorporationState(GameState):
 
     def apply(self, seat: int, action: int) -> None:
         # Inlined check (hot path): a seat still to choose, a value it holds.
-        if self._over or not 0 <= seat < self.num_players or self.choices[seat] or action not in self._legal[seat]:
+        if (
+            self._over
+            or not 0 <= seat < self.num_players
+            or self.choices[seat]
+            or action not in self._legal[seat]
+        ):
             raise self.illegal(seat, action)
         self.history.append((seat, action))
         self._apply(seat, action)
@@ -193,7 +215,9 @@ class CorporationState(GameState):
         if len(words) == 1 and (words[0].isdigit() or words[0] == "a"):
             words = ["play", *words]
         if len(words) != 2 or words[0] != "play":
-            raise IllegalAction(seat_name(seat), text, "write 'play V', V a value such as 3 (or A for 1)")
+            raise IllegalAction(
+                seat_name(seat), text, "write 'play V', V a value such as 3 (or A for 1)"
+            )
         raw = words[1]
         value = 1 if raw == "a" else int(raw) if raw.isdigit() else 0
         if not 1 <= value <= self.top:
@@ -228,7 +252,8 @@ class CorporationState(GameState):
             "scores": {seat_name(s): self.points[s] for s in range(n)},
             "in_front": {seat_name(s): self.locked[s] or None for s in range(n)},
             "corporations": [
-                {"value": v, "members": [seat_name(m) for m in members]} for v, members in self.corporations
+                {"value": v, "members": [seat_name(m) for m in members]}
+                for v, members in self.corporations
             ],
             "chosen": {seat_name(s): bool(self.choices[s]) for s in range(n)},
             "rounds": [{seat_name(s): v for s, v in enumerate(r)} for r in self.rounds],
@@ -248,7 +273,8 @@ class CorporationState(GameState):
         lines = [f"Corporation — round {self.round}, target {self.target}"]
         if self.corporations:
             corps = "; ".join(
-                f"{v}: {', '.join(seat_name(m) for m in members)}" for v, members in self.corporations
+                f"{v}: {', '.join(seat_name(m) for m in members)}"
+                for v, members in self.corporations
             )
             lines.append(f"Corporations from last round: {corps}")
         if self.rounds:
@@ -281,7 +307,13 @@ class CorporationState(GameState):
         return d
 
     def redact_history_entry(self, index: int, actor: int, text: str, viewer: Viewer) -> str:
-        if index >= self._round_start and not self._over and actor >= 0 and actor != viewer and viewer != ALL:
+        if (
+            index >= self._round_start
+            and not self._over
+            and actor >= 0
+            and actor != viewer
+            and viewer != ALL
+        ):
             return "play ??"
         return text
 
