@@ -291,6 +291,15 @@ class GameState(ABC):
         share = 1.0 / len(win)
         return [share if i in win else 0.0 for i in range(self.num_players)]
 
+    def utilities(self) -> list[float]:
+        """What a searching bot maximises, in [0, 1] per seat, for a terminal state.
+
+        Multi-player games use :meth:`returns` (winning is what counts). A solo
+        game, where a win is rare, overrides this with its normalised score so
+        that search can tell a good result from a poor one.
+        """
+        return self.returns()
+
     def result(self) -> dict[str, Any]:
         """Scores by seat name and the winners, JSON-ready."""
         return {
