@@ -308,6 +308,22 @@ class GameState(ABC):
             "winners": [seat_name(i) for i in self.winners()],
         }
 
+    def undo_barrier(self, seat: int) -> int:
+        """How far back ``seat`` may take back its own actions in a game with others.
+
+        Returns a history length: entries before it may not be undone, because
+        since then chance was drawn or ``seat`` may have learnt something hidden
+        (an interface offers undo only when the seat's last action lies at or after
+        it, and undoes everything from there). The default is conservative: the
+        last chance outcome or action of another seat. Games that know which
+        actions reveal nothing override it.
+        """
+        history = self.history
+        for i in range(len(history) - 1, -1, -1):
+            if history[i][0] != seat:
+                return i + 1
+        return 0
+
     def check_invariants(self) -> None:  # noqa: B027 - optional hook
         """Raise AssertionError if the state breaks a rule of its game (used by tests)."""
 
