@@ -116,6 +116,12 @@ def test_no_leak_and_determinize_consistent(game: str, players: int) -> None:
 
 
 @pytest.mark.parametrize(("game", "players"), GAME_COUNTS, ids=IDS)
+def test_determinize_depends_only_on_what_the_seat_sees(game: str, players: int) -> None:
+    for k, state in enumerate(_midgame_states(game, players, count=4, seed=30 + players)):
+        checks.check_determinize_depends_only_on_view(state, seed=k)
+
+
+@pytest.mark.parametrize(("game", "players"), GAME_COUNTS, ids=IDS)
 def test_redacted_record_does_not_leak(game: str, players: int) -> None:
     """A seat's copy of the record names no card the seat was never shown."""
     for state in _midgame_states(game, players, count=3, seed=50 + players):

@@ -271,6 +271,15 @@ def _choose_game() -> str:
         print(f"Type a number from 1 to {len(names)}, or a game's name.")
 
 
+def _register_lab() -> None:
+    from decklab.lab.commands import register
+
+    register(app)
+
+
+_register_lab()
+
+
 def main() -> None:
     try:
         app()

@@ -1,10 +1,36 @@
 """Agents that play any game through the generic interface only.
 
-An agent sees a seat's view and legal actions, never the true state; it is built
-from a spec string (``random``, ``random:seed=3``) by :func:`make_agent`.
+A fair agent sees a seat's view and legal actions, and samples deals with
+``determinize``; it never reads the true state's hidden parts. Agents are built
+from spec strings (``random``, ``greedy``, ``ismcts:iters=2000,c=0.7``,
+``pimc:iters=2000,dets=20``, ``cheat:iters=2000``) by :func:`make_agent`;
+``cheat`` sees everything and is for analysis only.
 """
 
-from decklab.bots.base import Agent, AgentSpecError, make_agent, parse_spec
+from decklab.bots.base import (
+    Agent,
+    AgentSpecError,
+    Hint,
+    agent_entries,
+    agent_names,
+    is_fair,
+    make_agent,
+    parse_spec,
+    register_agent,
+    with_seed,
+)
 from decklab.bots.random_agent import RandomAgent
 
-__all__ = ["Agent", "AgentSpecError", "RandomAgent", "make_agent", "parse_spec"]
+__all__ = [
+    "Agent",
+    "AgentSpecError",
+    "Hint",
+    "RandomAgent",
+    "agent_entries",
+    "agent_names",
+    "is_fair",
+    "make_agent",
+    "parse_spec",
+    "register_agent",
+    "with_seed",
+]

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import random
-
-from decklab.bots.base import Agent, AgentSpecError, register_agent
+from decklab.bots.base import SEED, Agent, Hint, make_rng, parse_params, register_agent
 from decklab.engine.state import GameState
 
 
@@ -14,23 +12,23 @@ class RandomAgent(Agent):
     name = "random"
 
     def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
+        self.rng = make_rng(seed)
 
     def choose(self, state: GameState, seat: int) -> int:
         return self.rng.choice(state.legal_actions(seat))
 
+    def hint(self, state: GameState, seat: int) -> Hint:
+        legal = state.legal_actions(seat)
+        action = self.rng.choice(legal)
+        return Hint(
+            action,
+            state.action_to_string(seat, action),
+            f"picked at random among {len(legal)} legal actions, without looking at the game",
+        )
+
 
 def _make(params: dict[str, str]) -> Agent:
-    unknown = set(params) - {"seed"}
-    if unknown:
-        raise AgentSpecError(f"random takes only seed=N, not {', '.join(sorted(unknown))}")
-    try:
-        seed = int(params["seed"]) if "seed" in params else None
-    except ValueError:
-        raise AgentSpecError(
-            f"random: seed must be a whole number, not {params['seed']!r}"
-        ) from None
-    return RandomAgent(seed)
+    return RandomAgent(parse_params("random", params, [SEED])["seed"])
 
 
-register_agent("random", _make, "uniform over the legal actions (seed=N)")
+register_agent("random", _make, "uniform over the legal actions", params=[SEED])

@@ -180,3 +180,21 @@ def check_redacted_record(state: GameState) -> None:
         leaked = shown - seen
         assert not leaked, f"the record copy for {seat} names unseen cards {sorted(leaked)}"
         assert len(copy["actions"]) == len(state.history)
+
+
+def check_determinize_depends_only_on_view(state: GameState, seed: int = 0) -> None:
+    """``determinize(seat, rng)`` is a function of what the seat may know and of ``rng``.
+
+    Two states that differ only in cards the seat cannot see must give the same
+    sample for the same random seed; otherwise a bot seeded the same way would
+    behave differently depending on the hidden cards, which is a leak.
+    """
+    for seat in range(state.num_players):
+        other = state.determinize(seat, random.Random(seed + 1000))
+        a = state.determinize(seat, random.Random(seed))
+        b = other.determinize(seat, random.Random(seed))
+        assert canonical(a.view(ALL)) == canonical(b.view(ALL)), (
+            f"p{seat + 1}'s determinization depends on cards it cannot see"
+        )
+        assert a.history == b.history
+        assert a.rng.s == b.rng.s

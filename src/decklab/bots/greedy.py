@@ -1,0 +1,165 @@
+"""The ``greedy`` agent: each game's own rule-based player, or a generic one-ply lookahead.
+
+A game may ship ``greedy_action(state, seat, rng) -> int`` in a module
+``decklab.games.<package>.greedy``; the per-game knowledge lives there, in the
+game's folder, and this module only finds it. It is always handed a
+determinization for the seat, never the true state, so even a rule-based
+player that reads the state's fields directly cannot see a hidden card.
+
+A game without one gets a generic fallback: try each legal action on a sampled
+deal and keep the one with the best immediate change in the seat's score.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import sys
+from collections.abc import Callable
+
+from decklab.bots.base import (
+    SEED,
+    Agent,
+    Hint,
+    Param,
+    make_rng,
+    parse_params,
+    register_agent,
+)
+from decklab.engine.state import GameState
+
+GreedyFn = Callable[[GameState, int, random.Random], int]
+"""``greedy_action(state, seat, rng) -> action``, a game's own rule-based player."""
+
+_FOUND: dict[type[GameState], GreedyFn | None] = {}
+
+
+def game_greedy(cls: type[GameState]) -> GreedyFn | None:
+    """The game's own ``greedy_action``, or None if its folder has no ``greedy`` module.
+
+    The package comes from where the state class is defined, so no game is named here.
+    A ``greedy`` module that exists but fails to import is a bug and is not hidden.
+    """
+    if cls in _FOUND:
+        return _FOUND[cls]
+    module = cls.__module__
+    owner = sys.modules.get(module)
+    package = module if hasattr(owner, "__path__") else module.rpartition(".")[0]
+    target = f"{package}.greedy"
+    found: GreedyFn | None = None
+    if not package:  # a game defined in a top-level module (a test's toy game)
+        _FOUND[cls] = None
+        return None
+    try:
+        mod = importlib.import_module(target)
+    except ModuleNotFoundError as exc:
+        if exc.name != target:
+            raise
+    else:
+        fn = getattr(mod, "greedy_action", None)
+        found = fn if callable(fn) else None
+    _FOUND[cls] = found
+    return found
+
+
+def one_ply_values(
+    state: GameState, seat: int, rng: random.Random, samples: int = 8
+) -> dict[int, float]:
+    """Each legal action's mean immediate change in ``seat``'s score, on sampled deals.
+
+    In a simultaneous round the other seats still to choose in this round fill
+    in uniformly at random so that the round resolves and the action takes
+    effect. Every action is tried against the same samples (common random
+    numbers), so the comparison is not drowned in sampling noise.
+    """
+    legal = state.legal_actions(seat)
+    sign = -1.0 if state.info.lower_is_better else 1.0
+    others = [s for s in state.to_act() if s != seat]
+    count = samples if others or state.info.hidden_information else 1
+    totals = dict.fromkeys(legal, 0.0)
+    for _ in range(count):
+        det = state.determinize(seat, rng)
+        before = det.scores()[seat]
+        fill_seed = rng.getrandbits(64)
+        for action in legal:
+            trial = det.clone()
+            trial.apply(seat, action)
+            fill = random.Random(fill_seed)
+            waiting = set(others)
+            while waiting:
+                nxt = next((s for s in trial.to_act() if s in waiting), None)
+                if nxt is None:
+                    break
+                waiting.discard(nxt)
+                trial.apply(nxt, fill.choice(trial.legal_actions(nxt)))
+            totals[action] += sign * (trial.scores()[seat] - before)
+    return {a: v / count for a, v in totals.items()}
+
+
+class GreedyAgent(Agent):
+    """The game's rule-based player if it has one, else the one-ply score lookahead."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None, samples: int = 8, mode: str = "auto") -> None:
+        self.rng = make_rng(seed)
+        self.samples = samples
+        self.mode = mode
+
+    def choose(self, state: GameState, seat: int) -> int:
+        return self.hint(state, seat).action
+
+    def hint(self, state: GameState, seat: int) -> Hint:
+        legal = state.legal_actions(seat)
+        if not legal:
+            raise ValueError(f"p{seat + 1} has nothing to do now")
+        title = state.info.title
+        if len(legal) == 1:
+            only = legal[0]
+            return Hint(only, state.action_to_string(seat, only), "the only legal action")
+        rule_based = game_greedy(type(state)) if self.mode == "auto" else None
+        if rule_based is not None:
+            action = rule_based(state.determinize(seat, self.rng), seat, self.rng)
+            return Hint(
+                action,
+                state.action_to_string(seat, action),
+                f"{title}'s own rule-based player chose it",
+            )
+        values = one_ply_values(state, seat, self.rng, self.samples)
+        best = max(values.values())
+        action = self.rng.choice([a for a in legal if values[a] == best])
+        unit = state.info.score_unit
+        why = "mode=lookahead" if self.mode == "lookahead" else f"{title} has no rule-based player"
+        return Hint(
+            action,
+            state.action_to_string(seat, action),
+            f"{why}, so: one-ply lookahead on sampled deals, "
+            f"best immediate change in {unit} ({best:+.2f})",
+            values={state.action_to_string(seat, a): v for a, v in values.items()},
+        )
+
+
+_PARAMS = (
+    SEED,
+    Param("samples", int, 8, "sampled deals per decision in the generic lookahead", minimum=1),
+    Param(
+        "mode",
+        str,
+        "auto",
+        "auto: the game's own player if it has one; lookahead: always the generic one",
+        choices=("auto", "lookahead"),
+    ),
+)
+
+
+def _make(params: dict[str, str]) -> Agent:
+    got = parse_params("greedy", params, _PARAMS)
+    return GreedyAgent(got["seed"], got["samples"], got["mode"])
+
+
+register_agent(
+    "greedy",
+    _make,
+    "the game's own rule-based player; one-ply score lookahead where a game has none",
+    params=_PARAMS,
+)

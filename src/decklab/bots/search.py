@@ -1,0 +1,493 @@
+"""The Monte Carlo tree search shared by ``ismcts``, ``pimc`` and ``cheat``.
+
+The three agents differ only in where each iteration's state comes from:
+
+- ``ismcts`` samples a fresh determinization for the observer every iteration
+  and grows one tree over all of them (Single-Observer ISMCTS, Cowling, Powley
+  & Whitehouse 2012), so a node stands for an information set, not a state;
+- ``pimc`` grows one tree per fixed determinization (determinized UCT);
+- ``cheat`` grows one tree on the true state.
+
+One tree node holds two kinds of edges:
+
+- *one seat to act*: edges keyed by ``(seat, action)``. Selection is UCB1 over
+  the children whose actions are legal in this iteration's state, with the
+  *availability* count in place of the parent's visits (a child that is
+  seldom legal is not starved of exploration by a parent it rarely shares);
+  one untried legal action is expanded per iteration.
+- *several seats to act at once* (a simultaneous round): decoupled selection.
+  Each acting seat has its own bandit at the node and picks without seeing the
+  others' picks; the choices are applied seat by seat; the child is keyed by
+  the joint choice. The bandit is regret matching with uniform exploration
+  ``gamma`` and importance-weighted (outcome-sampling) regret estimates
+  (Lanctot et al. 2013; Lisý et al. 2013). Its *average* strategy is what the
+  agent plays at a simultaneous root, sampled, never the argmax: a
+  deterministic choice in a simultaneous round can be read and punished.
+
+Chance is no node: it happens inside ``apply`` from the state's seeded source,
+which every determinization reseeds, so the tree averages over it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from abc import abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from decklab.bots.base import Agent, Hint, Param
+from decklab.bots.greedy import game_greedy
+from decklab.engine.state import GameState, seat_name
+
+RolloutPolicy = Callable[[GameState, random.Random], None]
+"""Plays a state (in place) to its end."""
+
+
+class Bandit:
+    """Regret matching for one seat at one simultaneous node.
+
+    Regret matching (rather than Exp3) because its average strategy converges to
+    equilibrium in two-player zero-sum simultaneous games and, in practice, does
+    so faster and with less tuning than Exp3 (Lanctot et al. 2013, Goofspiel).
+    The average is *linear* (visit t weighs t), as in linear CFR: the early,
+    near-uniform strategies fade, which helps at the small budgets bots play
+    with (Corporation, 4 seats, 200 iterations, 160 games each against random
+    seats: 35% wins with the linear average, 33% with the plain one, 31% with
+    the visit distribution; close to the noise, never worse).
+    Actions are slots added as they are first seen legal, so the set may differ
+    between determinizations.
+    """
+
+    __slots__ = (
+        "actions",
+        "count",
+        "index",
+        "regret",
+        "reward",
+        "strategy_sum",
+        "t",
+        "total",
+        "updates",
+    )
+
+    def __init__(self) -> None:
+        self.t = 0
+        self.total = 0.0
+        self.updates = 0
+        self.index: dict[int, int] = {}
+        self.actions: list[int] = []
+        self.regret: list[float] = []
+        self.strategy_sum: list[float] = []
+        self.reward: list[float] = []
+        self.count: list[int] = []
+
+    def _slot(self, action: int) -> int:
+        slot = self.index.get(action)
+        if slot is None:
+            slot = self.index[action] = len(self.actions)
+            self.actions.append(action)
+            self.regret.append(0.0)
+            self.strategy_sum.append(0.0)
+            self.reward.append(0.0)
+            self.count.append(0)
+        return slot
+
+    def select(
+        self, legal: list[int], gamma: float, rng: random.Random
+    ) -> tuple[int, list[int], list[float], list[float]]:
+        """Pick among ``legal``: (position in legal, slots, sampling probabilities, strategy)."""
+        slots = [self._slot(a) for a in legal]
+        regret = self.regret
+        positive = [r if r > 0.0 else 0.0 for r in (regret[s] for s in slots)]
+        total = sum(positive)
+        k = len(slots)
+        strategy = [p / total for p in positive] if total > 0.0 else [1.0 / k] * k
+        sums = self.strategy_sum
+        self.t += 1
+        weight = float(self.t)
+        for s, p in zip(slots, strategy, strict=True):
+            sums[s] += weight * p
+        mix = [(1.0 - gamma) * p + gamma / k for p in strategy]
+        x = rng.random()
+        pick = -1
+        acc = 0.0
+        for i, p in enumerate(mix):
+            if p > 0.0:
+                pick = i  # rounding can leave x just above the sum: take the last possible
+                acc += p
+                if x < acc:
+                    break
+        return pick, slots, mix, strategy
+
+    def update(
+        self,
+        slots: list[int],
+        pick: int,
+        mix: list[float],
+        strategy: list[float],
+        reward: float,
+    ) -> None:
+        """Add each slot's sampled regret: its estimated reward minus the strategy's.
+
+        The estimate of an action's reward is its running mean (a baseline) plus,
+        for the action taken, the importance-weighted surprise ``(r - mean) / q``.
+        It is unbiased like the plain ``r / q`` of outcome sampling, with far less
+        variance once the means settle (the control variate of VR-MCCFR,
+        Schmid et al. 2019), which matters at a few hundred iterations.
+        """
+        unseen = self.total / self.updates if self.updates else 0.0
+        counts = self.count
+        rewards = self.reward
+        estimates = [rewards[s] / counts[s] if counts[s] else unseen for s in slots]
+        estimates[pick] += (reward - estimates[pick]) / mix[pick]
+        value = math.fsum(p * e for p, e in zip(strategy, estimates, strict=True))
+        regrets = self.regret
+        for s, e in zip(slots, estimates, strict=True):
+            regrets[s] += e - value
+        chosen = slots[pick]
+        rewards[chosen] += reward
+        counts[chosen] += 1
+        self.updates += 1
+        self.total += reward
+
+
+class Node:
+    """A tree node; ``visits``/``total``/``avail`` describe the edge that leads into it."""
+
+    __slots__ = ("avail", "bandits", "joint", "kids", "total", "visits")
+
+    def __init__(self) -> None:
+        self.kids: dict[int, dict[int, Node]] = {}
+        """seat → action → child (one seat to act)."""
+        self.joint: dict[tuple[int, ...], Node] = {}
+        """joint choice (seat, action, seat, action, …) → child (simultaneous round)."""
+        self.bandits: dict[int, Bandit] = {}
+        self.visits = 0
+        self.avail = 0
+        self.total = 0.0
+
+
+def random_rollout(state: GameState, rng: random.Random) -> None:
+    """Uniformly random legal actions to the end: cheap, unbiased, and knows no game."""
+    rand = rng.random
+    while True:
+        acting = state.to_act()
+        if not acting:
+            return
+        seat = acting[0]
+        legal = state.legal_actions(seat)
+        state.apply(seat, legal[int(rand() * len(legal))])
+
+
+def policy_rollout(choose: Callable[[GameState, int, random.Random], int]) -> RolloutPolicy:
+    """A rollout that lets ``choose`` (a game's greedy player) act for every seat."""
+
+    def rollout(state: GameState, rng: random.Random) -> None:
+        while True:
+            acting = state.to_act()
+            if not acting:
+                return
+            seat = acting[0]
+            state.apply(seat, choose(state, seat, rng))
+
+    return rollout
+
+
+class Tree:
+    """One search tree and the iteration that grows it."""
+
+    __slots__ = ("c", "gamma", "iterations", "rng", "rollout", "root")
+
+    def __init__(self, rng: random.Random, c: float, gamma: float, rollout: RolloutPolicy) -> None:
+        self.root = Node()
+        self.rng = rng
+        self.c = c
+        self.gamma = gamma
+        self.rollout = rollout
+        self.iterations = 0
+
+    def iterate(self, state: GameState) -> None:
+        """Select, expand, roll out and back up once, consuming ``state`` (a private copy)."""
+        rng = self.rng
+        c = self.c
+        log = math.log
+        sqrt = math.sqrt
+        node = self.root
+        line: list[tuple[Node, int]] = []
+        bandit_line: list[tuple[Bandit, int, list[int], list[float], list[float], int]] = []
+        while True:
+            acting = state.to_act()
+            if not acting:
+                break
+            if len(acting) == 1:
+                seat = acting[0]
+                legal = state.legal_actions(seat)
+                kids = node.kids.get(seat)
+                if kids is None:
+                    kids = node.kids[seat] = {}
+                untried = [a for a in legal if a not in kids]
+                if untried:
+                    action = untried[int(rng.random() * len(untried))]
+                    child = kids[action] = Node()
+                    for a in legal:
+                        known = kids.get(a)
+                        if known is not None:
+                            known.avail += 1
+                    state.apply(seat, action)
+                    line.append((child, seat))
+                    break
+                best: Node | None = None
+                best_action = legal[0]
+                best_value = -math.inf
+                for a in legal:
+                    child = kids[a]
+                    child.avail += 1
+                    value = child.total / child.visits + c * sqrt(log(child.avail) / child.visits)
+                    if value > best_value:
+                        best_value = value
+                        best = child
+                        best_action = a
+                assert best is not None
+                state.apply(seat, best_action)
+                line.append((best, seat))
+                node = best
+            else:
+                key: list[int] = []
+                for seat in acting:
+                    legal = state.legal_actions(seat)
+                    if not legal:  # a game where one choice settles another's: skip it
+                        continue
+                    bandit = node.bandits.get(seat)
+                    if bandit is None:
+                        bandit = node.bandits[seat] = Bandit()
+                    pick, slots, mix, strategy = bandit.select(legal, self.gamma, rng)
+                    bandit_line.append((bandit, pick, slots, mix, strategy, seat))
+                    state.apply(seat, legal[pick])
+                    key.append(seat)
+                    key.append(legal[pick])
+                joint = tuple(key)
+                following = node.joint.get(joint)
+                if following is None:
+                    node.joint[joint] = Node()
+                    break
+                node = following
+        if state.to_act():
+            self.rollout(state, rng)
+        rewards = state.utilities()
+        for child, seat in line:
+            child.visits += 1
+            child.total += rewards[seat]
+        for bandit, pick, slots, mix, strategy, seat in bandit_line:
+            bandit.update(slots, pick, mix, strategy, rewards[seat])
+        self.iterations += 1
+
+
+@dataclass
+class RootStats:
+    """What search learnt about the observer's root actions."""
+
+    visits: dict[int, int]
+    means: dict[int, float]
+    policy: dict[int, float]
+    """The average strategy at a simultaneous root (empty at a one-seat root)."""
+    simultaneous: bool
+
+
+def root_stats(trees: list[Tree], seat: int, legal: list[int], simultaneous: bool) -> RootStats:
+    """Sum the root statistics of several trees (one for ismcts/cheat, k for pimc)."""
+    visits = dict.fromkeys(legal, 0)
+    totals = dict.fromkeys(legal, 0.0)
+    weights = dict.fromkeys(legal, 0.0)
+    for tree in trees:
+        root = tree.root
+        if simultaneous:
+            bandit = root.bandits.get(seat)
+            if bandit is None:
+                continue
+            for a in legal:
+                slot = bandit.index.get(a)
+                if slot is not None:
+                    visits[a] += bandit.count[slot]
+                    totals[a] += bandit.reward[slot]
+                    weights[a] += bandit.strategy_sum[slot]
+        else:
+            kids = root.kids.get(seat, {})
+            for a in legal:
+                child = kids.get(a)
+                if child is not None:
+                    visits[a] += child.visits
+                    totals[a] += child.total
+    means = {a: totals[a] / visits[a] if visits[a] else 0.0 for a in legal}
+    policy: dict[int, float] = {}
+    if simultaneous:
+        weight = sum(weights.values())
+        policy = (
+            {a: w / weight for a, w in weights.items()}
+            if weight > 0
+            else dict.fromkeys(legal, 1.0 / len(legal))
+        )
+    return RootStats(visits, means, policy, simultaneous)
+
+
+def sample_policy(policy: dict[int, float], rng: random.Random) -> int:
+    """Draw an action from a mixed strategy (deterministic given ``rng``)."""
+    x = rng.random()
+    acc = 0.0
+    last = next(iter(policy))
+    for action, p in policy.items():
+        acc += p
+        last = action
+        if x < acc:
+            return action
+    return last
+
+
+def most_visited(stats: RootStats) -> int:
+    """The robust child: most visits, then best mean; the first legal action on a full tie."""
+    return max(stats.visits, key=lambda a: (stats.visits[a], stats.means[a]))
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Stop after ``iters`` iterations or ``seconds`` of wall time, whichever comes first."""
+
+    iters: int | None
+    seconds: float | None
+
+    def describe(self) -> str:
+        parts = []
+        if self.iters is not None:
+            parts.append(f"{self.iters} iterations")
+        if self.seconds is not None:
+            parts.append(f"{self.seconds:g} s")
+        return " or ".join(parts)
+
+
+def run_budget(
+    budget: Budget, step: Callable[[int], None], share: float = 1.0, minimum: int = 1
+) -> int:
+    """Call ``step(i)`` until the budget (scaled by ``share``) is spent; return the count."""
+    iters = None if budget.iters is None else max(minimum, round(budget.iters * share))
+    deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds * share
+    done = 0
+    while True:
+        if iters is not None and done >= iters:
+            break
+        if deadline is not None and done >= minimum and time.perf_counter() >= deadline:
+            break
+        step(done)
+        done += 1
+    return done
+
+
+SEARCH_PARAMS: tuple[Param, ...] = (
+    Param("time", float, None, "seconds of search per decision", minimum=0.001),
+    Param("iters", int, None, "iterations per decision (default 1000 if no time)", minimum=1),
+    Param("c", float, 0.7, "UCB exploration constant", minimum=0.0),
+    Param(
+        "gamma",
+        float,
+        0.1,
+        "uniform exploration of regret matching in simultaneous rounds",
+        minimum=0.0,
+        maximum=1.0,
+    ),
+    Param("rollout", str, "random", "rollout policy", choices=("random", "greedy")),
+)
+DEFAULT_ITERS = 1000
+
+
+def budget_from(params: dict[str, object]) -> Budget:
+    iters = params["iters"]
+    seconds = params["time"]
+    assert iters is None or isinstance(iters, int)
+    assert seconds is None or isinstance(seconds, float)
+    if iters is None and seconds is None:
+        iters = DEFAULT_ITERS
+    return Budget(iters, seconds)
+
+
+class SearchAgent(Agent):
+    """An agent that searches on each decision; subclasses say where iterations start."""
+
+    method: ClassVar[str] = "search"
+
+    def __init__(
+        self,
+        budget: Budget,
+        c: float = 0.7,
+        gamma: float = 0.1,
+        rollout: str = "random",
+        seed: int | None = None,
+    ) -> None:
+        self.budget = budget
+        self.c = c
+        self.gamma = gamma
+        self.rollout = rollout
+        self.rng = random.Random(seed)
+
+    @classmethod
+    def from_params(cls, params: dict[str, Any]) -> SearchAgent:
+        return cls(
+            budget_from(params), params["c"], params["gamma"], params["rollout"], params["seed"]
+        )
+
+    @abstractmethod
+    def search(self, state: GameState, seat: int, rollout: RolloutPolicy) -> tuple[list[Tree], str]:
+        """Grow the trees for ``seat``'s decision; return them and a phrase for the reason."""
+
+    def new_tree(self, rollout: RolloutPolicy) -> Tree:
+        return Tree(self.rng, self.c, self.gamma, rollout)
+
+    def rollout_policy(self, state: GameState) -> tuple[RolloutPolicy, str]:
+        """The rollout policy for this game, and a note when greedy was asked for but is missing."""
+        if self.rollout == "greedy":
+            rule_based = game_greedy(type(state))
+            if rule_based is not None:
+                return policy_rollout(rule_based), ", greedy rollouts"
+            return random_rollout, (
+                f", random rollouts ({state.info.title} has no rule-based player for greedy ones)"
+            )
+        return random_rollout, ""
+
+    def choose(self, state: GameState, seat: int) -> int:
+        return self.hint(state, seat).action
+
+    def hint(self, state: GameState, seat: int) -> Hint:
+        legal = list(state.legal_actions(seat))
+        if not legal:
+            raise ValueError(f"{seat_name(seat)} has nothing to do now")
+        if len(legal) == 1:
+            only = legal[0]
+            return Hint(only, state.action_to_string(seat, only), "the only legal action")
+        simultaneous = len(state.to_act()) > 1
+        rollout, note = self.rollout_policy(state)
+        trees, how = self.search(state, seat, rollout)
+        iterations = sum(t.iterations for t in trees)
+        stats = root_stats(trees, seat, legal, simultaneous)
+        text = {a: state.action_to_string(seat, a) for a in legal}
+        if simultaneous:
+            action = sample_policy(stats.policy, self.rng)
+            reason = (
+                f"{self.method}: {iterations} iterations {how}{note}; in a simultaneous round "
+                f"it plays a mixed strategy (decoupled regret matching) and drew "
+                f"{text[action]} (probability {stats.policy[action]:.0%}, "
+                f"mean reward {stats.means[action]:.2f})"
+            )
+        else:
+            action = most_visited(stats)
+            reason = (
+                f"{self.method}: {iterations} iterations {how}{note}; {text[action]} was "
+                f"tried most ({stats.visits[action]} times, mean reward {stats.means[action]:.2f})"
+            )
+        return Hint(
+            action,
+            text[action],
+            reason,
+            values={text[a]: stats.means[a] for a in legal},
+            visits={text[a]: stats.visits[a] for a in legal},
+            policy={text[a]: p for a, p in stats.policy.items()},
+        )

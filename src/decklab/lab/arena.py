@@ -1,0 +1,612 @@
+"""The arena: agents play many deals of a game, and the report says honestly who is better.
+
+Honest means three things here:
+
+- *Duplicate deals.* Each deal (a seed: the same cards and the same future of
+  chance) is played once per seat rotation, so every agent meets the same luck
+  from every seat and the luck cancels out of the comparison.
+- *Intervals, not just rates.* Win rates carry 95% Wilson intervals, scores
+  and lengths 95% normal intervals, ratings bootstrap intervals over deals
+  (the deal, not the game, is the independent unit).
+- *A stopping rule that keeps its error rates.* With ``sprt=(elo0, elo1)`` the
+  match stops as soon as a sequential probability ratio test decides, as
+  chess engine testing does, instead of peeking at a running win rate.
+
+A deal is one unit of work. Every random choice (the deal seed, each agent's
+seed) is derived from the arena seed and the deal's number, and results are
+consumed in deal order, so the report is the same whatever the number of
+worker processes (given budgets in iterations, not seconds).
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import random
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from decklab.bots.base import is_fair, make_agent, parse_spec, with_seed
+from decklab.engine.chance import Rng
+from decklab.engine.errors import DecklabError
+from decklab.engine.registry import get_game
+from decklab.engine.state import seat_name
+from decklab.lab import stats
+
+_MASK = (1 << 64) - 1
+BOOTSTRAP_SAMPLES = 200
+MIN_BOOTSTRAP_DEALS = 5
+"""Fewer deals than this get ratings without intervals (shown as —, null in JSON)."""
+SPRT_MIN_DEALS = 10
+"""The SPRT may not stop before this many deals: its variance estimate needs a few."""
+
+
+class ArenaError(DecklabError):
+    """An arena that cannot be run as asked (bad players, game, budget or test)."""
+
+
+def derive_seed(*parts: int) -> int:
+    """A 63-bit seed from integers, stable across processes and Python runs (no ``hash``)."""
+    h = 0x243F6A8885A308D3
+    for part in parts:
+        h = Rng((h ^ (part * 0x9E3779B97F4A7C15)) & _MASK).next64()
+    return h >> 1
+
+
+# --------------------------------------------------------------------- seating
+def seat_lineups(slots: Sequence[int], seats: int) -> list[tuple[int, ...]]:
+    """The rotations of a seating: which entry of ``slots`` sits in each seat, per rotation.
+
+    ``slots`` lists the agents in the order given (cycled when shorter than the
+    table: A B → A B A B). Every rotation shifts everyone one seat, so each
+    agent sits in each seat equally often; a rotation that repeats an earlier
+    seating (A B A B shifted twice) is played once, which keeps the balance.
+    With more agents than seats (three agents at a two-seat game, several at a
+    solo game) the agent list itself rotates through the seats.
+    """
+    m = len(slots)
+    if m <= seats:
+        base = [slots[i % m] for i in range(seats)]
+        candidates = [tuple(base[(i + r) % seats] for i in range(seats)) for r in range(seats)]
+    else:
+        candidates = [tuple(slots[(i + r) % m] for i in range(seats)) for r in range(m)]
+    lineups: list[tuple[int, ...]] = []
+    for lineup in candidates:
+        if lineup not in lineups:
+            lineups.append(lineup)
+    return lineups
+
+
+# ------------------------------------------------------------------ playing
+@dataclass(frozen=True)
+class DealJob:
+    """One deal's games: the unit of work handed to a worker process."""
+
+    game: str
+    players: int
+    options: dict[str, Any]
+    agents: tuple[str, ...]
+    lineups: tuple[tuple[int, ...], ...]
+    deal: int
+    seed: int
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """What one game of a deal produced."""
+
+    deal: int
+    rotation: int
+    lineup: tuple[int, ...]
+    """Agent index in each seat."""
+    scores: tuple[float, ...]
+    shares: tuple[float, ...]
+    """Each seat's share of the win (1/k for a win shared by k seats)."""
+    decisions: int
+    think_seconds: tuple[float, ...]
+    seat_decisions: tuple[int, ...]
+
+
+def agent_seed_spec(spec: str, deal_seed: int, rotation: int, seat: int) -> str:
+    """The spec with a seed of its own for this deal, rotation and seat.
+
+    A seed in the spec is kept as an input rather than used as is, so that an
+    agent does not replay the same random choices in every deal.
+    """
+    _, params = parse_spec(spec)
+    base = int(params["seed"]) if "seed" in params else 0
+    return with_seed(spec, derive_seed(base, deal_seed, rotation, seat))
+
+
+def play_deal(job: DealJob) -> list[GameResult]:
+    """Play every rotation of one deal. Runs in a worker process: everything is rebuilt here."""
+    cls = get_game(job.game)
+    results = []
+    for rotation, lineup in enumerate(job.lineups):
+        agents = [
+            make_agent(agent_seed_spec(job.agents[a], job.seed, rotation, seat))
+            for seat, a in enumerate(lineup)
+        ]
+        state = cls.new(job.players, job.options, seed=job.seed)
+        think = [0.0] * job.players
+        moves = [0] * job.players
+        clock = time.perf_counter
+        while True:
+            acting = state.to_act()
+            if not acting:
+                break
+            seat = acting[0]
+            start = clock()
+            action = agents[seat].choose(state, seat)
+            think[seat] += clock() - start
+            moves[seat] += 1
+            state.apply(seat, action)
+        results.append(
+            GameResult(
+                deal=job.deal,
+                rotation=rotation,
+                lineup=lineup,
+                scores=tuple(float(s) for s in state.scores()),
+                shares=tuple(state.returns()),
+                decisions=sum(moves),
+                think_seconds=tuple(think),
+                seat_decisions=tuple(moves),
+            )
+        )
+    return results
+
+
+def run_jobs(
+    jobs: Sequence[DealJob],
+    workers: int,
+    consume: Callable[[list[GameResult]], bool],
+) -> None:
+    """Play the jobs and hand each deal's results to ``consume`` in deal order.
+
+    ``consume`` returns True to stop (the SPRT decided); deals not yet handed
+    over are then cancelled or their results dropped, so what counts never
+    depends on which worker was fastest.
+    """
+    if workers <= 1:
+        for job in jobs:
+            if consume(play_deal(job)):
+                return
+        return
+    window = 2 * workers
+    # Spawned, not forked: a worker starts clean instead of inheriting the
+    # parent's threads (the progress bar's) and whatever state it holds.
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        pending: dict[int, Future[list[GameResult]]] = {}
+        submitted = 0
+        try:
+            for index in range(len(jobs)):
+                while submitted < len(jobs) and submitted - index < window:
+                    pending[submitted] = pool.submit(play_deal, jobs[submitted])
+                    submitted += 1
+                if consume(pending.pop(index).result()):
+                    return
+        finally:
+            for future in pending.values():
+                future.cancel()
+
+
+# ------------------------------------------------------------------ the report
+@dataclass
+class Rate:
+    """A win rate with its Wilson interval and a mean score with its interval."""
+
+    label: str
+    games: int
+    wins: float
+    win_rate: float
+    win_low: float
+    win_high: float
+    mean_score: float
+    score_low: float
+    score_high: float
+
+
+@dataclass
+class Rating:
+    spec: str
+    elo: float
+    low: float
+    high: float
+
+
+@dataclass
+class SprtResult:
+    """The sequential test of agent A against agent B."""
+
+    a: str
+    b: str
+    elo0: float
+    elo1: float
+    alpha: float
+    beta: float
+    llr: float
+    lower: float
+    upper: float
+    accepted: str | None
+    """``"H1"`` (A is ``elo1`` stronger), ``"H0"`` (at most ``elo0``), or None (undecided)."""
+    deals: int
+    score: float
+    """A's mean score against B over the deals used (0.5 is equal strength)."""
+
+    def verdict(self) -> str:
+        if self.accepted == "H1":
+            return f"H1 accepted: {self.a} is stronger than {self.b} by at least {self.elo1:g} Elo"
+        if self.accepted == "H0":
+            return f"H0 accepted: {self.a} is not stronger than {self.b} by more than {self.elo0:g} Elo"
+        return "no decision within the games allowed"
+
+
+@dataclass
+class ArenaReport:
+    game: str
+    version: int
+    players: int
+    options: dict[str, Any]
+    seed: int
+    agents: list[str]
+    unfair: list[str]
+    lineups: list[list[str]]
+    deals_planned: int
+    deals: int
+    games: int
+    per_agent: list[Rate]
+    per_seat: list[Rate]
+    mean_length: tuple[float, float, float]
+    ratings: list[Rating] | None
+    sprt: SprtResult | None
+    seconds_per_decision: dict[str, float]
+    """Wall time per decision by agent: varies from run to run, unlike everything else."""
+    results: list[GameResult] = field(default_factory=list, repr=False)
+
+    @property
+    def stopped_early(self) -> bool:
+        return self.deals < self.deals_planned
+
+    def to_dict(self, include_games: bool = False) -> dict[str, Any]:
+        """A JSON-ready summary (``include_games`` adds every game's seating and scores)."""
+        out: dict[str, Any] = {
+            "game": self.game,
+            "version": self.version,
+            "players": self.players,
+            "options": self.options,
+            "seed": self.seed,
+            "agents": self.agents,
+            "unfair": self.unfair,
+            "lineups": self.lineups,
+            "deals_planned": self.deals_planned,
+            "deals": self.deals,
+            "games": self.games,
+            "stopped_early": self.stopped_early,
+            "per_agent": [asdict(r) for r in self.per_agent],
+            "per_seat": [asdict(r) for r in self.per_seat],
+            "mean_length": dict(zip(("mean", "low", "high"), self.mean_length, strict=True)),
+            "ratings": None if self.ratings is None else [asdict(r) for r in self.ratings],
+            "sprt": None
+            if self.sprt is None
+            else {**asdict(self.sprt), "verdict": self.sprt.verdict()},
+            "seconds_per_decision": self.seconds_per_decision,
+        }
+        if include_games:
+            out["results"] = [
+                {
+                    "deal": r.deal,
+                    "rotation": r.rotation,
+                    "seats": [self.agents[a] for a in r.lineup],
+                    "scores": list(r.scores),
+                    "shares": list(r.shares),
+                    "decisions": r.decisions,
+                }
+                for r in self.results
+            ]
+        cleaned: dict[str, Any] = _finite(out)
+        return cleaned
+
+    def to_json(self, include_games: bool = False, indent: int | None = 2) -> str:
+        import json
+
+        return json.dumps(self.to_dict(include_games), indent=indent)
+
+
+def _finite(obj: Any) -> Any:
+    """JSON has no NaN or infinity: write them as null."""
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_finite(v) for v in obj]
+    return obj
+
+
+# ------------------------------------------------------------ pairwise results
+def deal_pairs(
+    results: Sequence[GameResult], lower_is_better: bool
+) -> Iterator[tuple[int, int, float]]:
+    """Pairwise results ``(agent i, agent j, i's score 1/½/0)`` between different agents.
+
+    Within each game every pair of seats held by different agents is compared
+    by final score. In a solo game, where no game has two agents, the games of
+    the same deal are compared instead: the same cards, played by each.
+    """
+    sign = -1.0 if lower_is_better else 1.0
+
+    def outcome(x: float, y: float) -> float:
+        d = sign * (x - y)
+        return 1.0 if d > 0 else 0.0 if d < 0 else 0.5
+
+    for game in results:
+        seats = len(game.lineup)
+        for s in range(seats):
+            for t in range(s + 1, seats):
+                i, j = game.lineup[s], game.lineup[t]
+                if i != j:
+                    yield i, j, outcome(game.scores[s], game.scores[t])
+    if results and len(results[0].lineup) == 1:
+        for gi, g in enumerate(results):
+            for h in results[gi + 1 :]:
+                i, j = g.lineup[0], h.lineup[0]
+                if i != j:
+                    yield i, j, outcome(g.scores[0], h.scores[0])
+
+
+def pair_matrix(
+    deals: Sequence[Sequence[GameResult]], agents: int, lower_is_better: bool
+) -> list[list[float]]:
+    wins = [[0.0] * agents for _ in range(agents)]
+    for results in deals:
+        for i, j, x in deal_pairs(results, lower_is_better):
+            wins[i][j] += x
+            wins[j][i] += 1.0 - x
+    return wins
+
+
+def deal_score(
+    results: Sequence[GameResult], a: int, b: int, lower_is_better: bool
+) -> float | None:
+    """Agent ``a``'s mean pairwise score against ``b`` over one deal (None if they never met)."""
+    total = 0.0
+    count = 0
+    for i, j, x in deal_pairs(results, lower_is_better):
+        if (i, j) == (a, b):
+            total += x
+            count += 1
+        elif (i, j) == (b, a):
+            total += 1.0 - x
+            count += 1
+    return total / count if count else None
+
+
+def fit_ratings(
+    deals: Sequence[Sequence[GameResult]],
+    agents: list[str],
+    lower_is_better: bool,
+    seed: int,
+    samples: int = BOOTSTRAP_SAMPLES,
+) -> list[Rating]:
+    """Bradley–Terry Elo per agent, with 95% percentile intervals from a bootstrap over deals."""
+    k = len(agents)
+    per_deal = [pair_matrix([d], k, lower_is_better) for d in deals]
+
+    def fit(indices: Sequence[int]) -> list[float]:
+        wins = [[0.0] * k for _ in range(k)]
+        for d in indices:
+            m = per_deal[d]
+            for i in range(k):
+                row = wins[i]
+                for j in range(k):
+                    row[j] += m[i][j]
+        return stats.bradley_terry(wins)
+
+    point = fit(range(len(deals)))
+    if len(deals) < MIN_BOOTSTRAP_DEALS:  # resampling a handful of deals says nothing
+        return [Rating(spec, point[i], math.nan, math.nan) for i, spec in enumerate(agents)]
+    rng = random.Random(derive_seed(seed, 0xB007))
+    draws = [fit([rng.randrange(len(deals)) for _ in deals]) for _ in range(samples)]
+    out = []
+    for i, spec in enumerate(agents):
+        column = sorted(d[i] for d in draws)
+        low = column[int(0.025 * (samples - 1))]
+        high = column[math.ceil(0.975 * (samples - 1))]
+        out.append(Rating(spec, point[i], low, high))
+    return out
+
+
+def _rate(label: str, shares: list[float], scores: list[float]) -> Rate:
+    wins = math.fsum(shares)
+    n = len(shares)
+    low, high = stats.wilson(wins, n)
+    mean, s_low, s_high = stats.mean_interval(scores)
+    return Rate(label, n, wins, wins / n if n else math.nan, low, high, mean, s_low, s_high)
+
+
+# ------------------------------------------------------------------- running
+def resolve_players(cls_info: Any, count: int, players: int | None) -> int:
+    """How many seats: as asked; else one per spec if the game allows; else the game's default."""
+    if players is not None:
+        return int(players)
+    if cls_info.min_players <= count <= cls_info.max_players:
+        return count
+    return int(cls_info.default_players)
+
+
+def run_arena(
+    game: str,
+    specs: Sequence[str],
+    games: int,
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
+    workers: int = 1,
+    sprt: tuple[float, float] | None = None,
+    progress: bool = True,
+    players: int | None = None,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+) -> ArenaReport:
+    """Play at least ``games`` games (whole deals: every deal in every rotation) and report.
+
+    ``specs`` lists one agent spec per seat, or fewer, cycled over the seats;
+    ``players`` fixes the table size (default: one seat per spec when the game
+    allows that many, else the game's default). ``sprt=(elo0, elo1)`` tests the
+    first two different specs against each other and stops when it decides.
+    """
+    try:
+        cls = get_game(game)
+    except KeyError as exc:
+        raise ArenaError(str(exc.args[0])) from None
+    info = cls.info
+    if not specs:
+        raise ArenaError("name at least one agent spec")
+    if games < 1:
+        raise ArenaError(f"the number of games must be at least 1, not {games}")
+    if workers < 1:
+        raise ArenaError(f"workers must be at least 1, not {workers}")
+    specs = [s.strip() for s in specs]
+    for spec in specs:
+        make_agent(spec)  # AgentSpecError, a DecklabError, with a clear message
+    n = resolve_players(info, len(specs), players)
+    resolved = info.resolve_options(n, options)  # OptionError for a bad option or table size
+    agents: list[str] = list(dict.fromkeys(specs))
+    slots = [agents.index(s) for s in specs]
+    lineups = seat_lineups(slots, n)
+    if sprt is not None:
+        if len(agents) < 2:
+            raise ArenaError("the SPRT compares two different agents: name at least two specs")
+        if not sprt[0] < sprt[1]:
+            raise ArenaError(f"the SPRT needs elo0 < elo1, not {sprt[0]:g} and {sprt[1]:g}")
+    deals_planned = max(1, math.ceil(games / len(lineups)))
+    given = dict(options or {})
+    jobs = [
+        DealJob(info.name, n, given, tuple(agents), tuple(lineups), d, derive_seed(seed, d))
+        for d in range(deals_planned)
+    ]
+
+    deals: list[list[GameResult]] = []
+    sprt_scores: list[float] = []
+    decided: list[SprtResult | None] = [None]
+    lower, upper = stats.sprt_bounds(alpha, beta)
+
+    def sprt_state(accepted: str | None) -> SprtResult:
+        assert sprt is not None
+        llr = stats.sprt_llr(sprt_scores, sprt[0], sprt[1])
+        mean = math.fsum(sprt_scores) / len(sprt_scores) if sprt_scores else math.nan
+        return SprtResult(
+            agents[0], agents[1], sprt[0], sprt[1], alpha, beta, llr, lower, upper,
+            accepted, len(deals), mean,
+        )  # fmt: skip
+
+    bar = _Progress(progress, deals_planned * len(lineups), f"{info.title}: {' vs '.join(agents)}")
+
+    def consume(results: list[GameResult]) -> bool:
+        deals.append(results)
+        bar.advance(len(results))
+        if sprt is None:
+            return False
+        x = deal_score(results, 0, 1, info.lower_is_better)
+        if x is not None:
+            sprt_scores.append(x)
+        llr = stats.sprt_llr(sprt_scores, sprt[0], sprt[1])
+        if len(sprt_scores) >= SPRT_MIN_DEALS and (llr >= upper or llr <= lower):
+            decided[0] = sprt_state("H1" if llr >= upper else "H0")
+            return True
+        return False
+
+    with bar:
+        run_jobs(jobs, workers, consume)
+
+    flat = [r for d in deals for r in d]
+    by_agent_shares: list[list[float]] = [[] for _ in agents]
+    by_agent_scores: list[list[float]] = [[] for _ in agents]
+    by_seat_shares: list[list[float]] = [[] for _ in range(n)]
+    by_seat_scores: list[list[float]] = [[] for _ in range(n)]
+    think = [0.0] * len(agents)
+    moves = [0] * len(agents)
+    for r in flat:
+        for seat, a in enumerate(r.lineup):
+            by_agent_shares[a].append(r.shares[seat])
+            by_agent_scores[a].append(r.scores[seat])
+            by_seat_shares[seat].append(r.shares[seat])
+            by_seat_scores[seat].append(r.scores[seat])
+            think[a] += r.think_seconds[seat]
+            moves[a] += r.seat_decisions[seat]
+    ratings = fit_ratings(deals, agents, info.lower_is_better, seed) if len(agents) >= 2 else None
+    sprt_result = decided[0]
+    if sprt is not None and sprt_result is None:
+        sprt_result = sprt_state(None)
+    return ArenaReport(
+        game=info.name,
+        version=info.version,
+        players=n,
+        options=resolved,
+        seed=seed,
+        agents=agents,
+        unfair=[a for a in agents if not is_fair(a)],
+        lineups=[[agents[a] for a in lineup] for lineup in lineups],
+        deals_planned=deals_planned,
+        deals=len(deals),
+        games=len(flat),
+        per_agent=[
+            _rate(spec, by_agent_shares[i], by_agent_scores[i]) for i, spec in enumerate(agents)
+        ],
+        per_seat=[_rate(seat_name(s), by_seat_shares[s], by_seat_scores[s]) for s in range(n)],
+        mean_length=stats.mean_interval([float(r.decisions) for r in flat]),
+        ratings=ratings,
+        sprt=sprt_result,
+        seconds_per_decision={
+            spec: think[i] / moves[i] if moves[i] else 0.0 for i, spec in enumerate(agents)
+        },
+        results=flat,
+    )
+
+
+class _Progress:
+    """A rich progress bar on stderr (so ``--json`` output stays clean), or nothing."""
+
+    def __init__(self, enabled: bool, total: int, title: str) -> None:
+        self.enabled = enabled
+        self.total = total
+        self.title = title
+        self._progress: Any = None
+        self._task: Any = None
+
+    def __enter__(self) -> _Progress:
+        if self.enabled:
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
+            self._progress = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("games"),
+                TimeElapsedColumn(),
+                TimeRemainingColumn(),
+                console=Console(stderr=True),
+                transient=True,
+            )
+            self._progress.__enter__()
+            self._task = self._progress.add_task(self.title, total=self.total)
+        return self
+
+    def advance(self, games: int) -> None:
+        if self._progress is not None:
+            self._progress.advance(self._task, games)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._progress is not None:
+            self._progress.__exit__(None, None, None)

@@ -1,0 +1,154 @@
+"""The ``decklab bots`` and ``decklab arena`` commands.
+
+They live here rather than in ``cli.py`` so that the lab owns its own command
+line; ``cli.py`` calls :func:`register` to add them to the ``decklab`` app.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from decklab.bots.base import agent_entries
+from decklab.engine.errors import DecklabError
+from decklab.engine.info import parse_option_pairs
+from decklab.engine.registry import get_game
+
+EXAMPLES = (
+    "random",
+    "greedy",
+    "ismcts:time=0.5",
+    "ismcts:iters=2000,c=0.7,rollout=greedy",
+    "pimc:iters=2000,dets=20",
+    "cheat:iters=2000",
+)
+
+
+def parse_sprt(text: str) -> tuple[float, float]:
+    """``"elo0=0,elo1=35"`` (or ``"0,35"``) → ``(0.0, 35.0)``."""
+    values: dict[str, float] = {}
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    try:
+        if len(parts) == 2 and all("=" not in p for p in parts):
+            return float(parts[0]), float(parts[1])
+        for part in parts:
+            key, sep, raw = part.partition("=")
+            if not sep or key.strip() not in ("elo0", "elo1"):
+                raise ValueError
+            values[key.strip()] = float(raw)
+        return values["elo0"], values["elo1"]
+    except (ValueError, KeyError):
+        raise DecklabError(f"--sprt is written elo0=0,elo1=35, not {text!r}") from None
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``bots`` and ``arena`` to ``app``."""
+    console = Console()
+    err = Console(stderr=True, soft_wrap=True)
+
+    def fail(message: str) -> typer.Exit:
+        err.print(f"[red]error:[/red] {message}", highlight=False)
+        return typer.Exit(2)
+
+    @app.command()
+    def bots() -> None:
+        """List the agents and their parameters (spec strings such as ismcts:iters=2000)."""
+        entries = agent_entries()
+        for heading, fair in (("agents", True), ("analysis only (not fair opponents)", False)):
+            table = Table(title=heading, title_justify="left")
+            table.add_column("name", style="bold")
+            table.add_column("what it does")
+            table.add_column("parameters")
+            for e in entries:
+                if e.fair == fair:
+                    params = "\n".join(f"{p.describe()}: {p.help}" for p in e.params)
+                    table.add_row(e.name, e.help, params or "—")
+            if table.row_count:
+                console.print(table)
+        console.print("examples: " + "  ".join(EXAMPLES), highlight=False)
+
+    @app.command()
+    def arena(
+        game: Annotated[str, typer.Argument(help="the game")],
+        players: Annotated[
+            str,
+            typer.Option(
+                "--players",
+                "-p",
+                help="agent specs, one per seat or fewer (cycled over the seats), "
+                "e.g. ismcts:iters=500,random",
+            ),
+        ],
+        games: Annotated[
+            int,
+            typer.Option(
+                "--games", "-g", help="games to play at least (whole deals, every seat rotation)"
+            ),
+        ] = 100,
+        seed: Annotated[int, typer.Option("--seed", help="seed of every deal and agent")] = 0,
+        option: Annotated[
+            list[str] | None,
+            typer.Option("--option", "-o", help="a game option, key=value (repeatable)"),
+        ] = None,
+        seats: Annotated[
+            int | None,
+            typer.Option("--seats", "-n", help="table size (default: one per spec if allowed)"),
+        ] = None,
+        workers: Annotated[int, typer.Option("--workers", "-w", help="worker processes")] = 1,
+        as_json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
+        sprt: Annotated[
+            str | None,
+            typer.Option(
+                "--sprt",
+                help="stop when a sequential test of the first two specs decides, "
+                "e.g. elo0=0,elo1=35",
+            ),
+        ] = None,
+        progress: Annotated[
+            bool, typer.Option("--progress/--no-progress", help="show a progress bar")
+        ] = True,
+    ) -> None:
+        """Agents play duplicate deals of GAME; report win rates, scores and ratings."""
+        from decklab.lab.arena import run_arena
+        from decklab.lab.render import render_report
+
+        specs = [s.strip() for s in _split_specs(players)]
+        try:
+            bounds = parse_sprt(sprt) if sprt is not None else None
+            report = run_arena(
+                game,
+                specs,
+                games,
+                seed=seed,
+                options=parse_option_pairs(option),
+                workers=workers,
+                sprt=bounds,
+                progress=progress and not as_json,
+                players=seats,
+            )
+        except DecklabError as exc:
+            raise fail(str(exc)) from None
+        if as_json:
+            print(report.to_json())
+            return
+        console.print(render_report(report, get_game(game).info.score_unit))
+
+
+def _split_specs(text: str) -> list[str]:
+    """Split ``--players`` at commas that start a new spec, not those between parameters.
+
+    ``ismcts:iters=500,c=0.7,random`` is two specs: a part with ``=`` and no
+    ``:`` continues the spec before it.
+    """
+    specs: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        if specs and "=" in part and ":" not in part:
+            specs[-1] += "," + part
+        else:
+            specs.append(part)
+    return specs

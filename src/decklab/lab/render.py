@@ -1,0 +1,101 @@
+"""The arena report as rich tables, for a person at a terminal."""
+
+from __future__ import annotations
+
+import math
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from decklab.lab.arena import ArenaReport, Rate
+
+
+def _pct(x: float) -> str:
+    return "—" if math.isnan(x) else f"{100 * x:.1f}%"
+
+
+def _num(x: float) -> str:
+    return "—" if math.isnan(x) else f"{x:.2f}"
+
+
+def _rate_table(
+    title: str, rows: list[Rate], first: str, unit: str, extra: tuple[str, list[str]] | None = None
+) -> Table:
+    table = Table(title=title, title_justify="left")
+    table.add_column(first, style="bold")
+    table.add_column("games", justify="right")
+    table.add_column("win rate", justify="right")
+    table.add_column("95% interval", justify="right")
+    table.add_column(f"mean {unit}", justify="right")
+    table.add_column("95% interval", justify="right")
+    if extra is not None:
+        table.add_column(extra[0], justify="right")
+    for n, r in enumerate(rows):
+        table.add_row(
+            r.label,
+            str(r.games),
+            _pct(r.win_rate),
+            f"{_pct(r.win_low)} – {_pct(r.win_high)}",
+            _num(r.mean_score),
+            f"{_num(r.score_low)} – {_num(r.score_high)}",
+            *([extra[1][n]] if extra is not None else []),
+        )
+    return table
+
+
+def render_report(report: ArenaReport, score_unit: str = "score") -> RenderableType:
+    """Summary line, agents, seats, ratings and the SPRT verdict."""
+    parts: list[RenderableType] = []
+    mean, low, high = report.mean_length
+    head = (
+        f"{report.game} v{report.version}, {report.players} seats, seed {report.seed}: "
+        f"{report.deals} deals × {len(report.lineups)} seatings = {report.games} games"
+    )
+    if report.stopped_early:
+        head += f" (stopped early; {report.deals_planned} deals allowed)"
+    parts.append(Text(head, style="bold"))
+    parts.append(
+        Text(
+            f"mean length {_num(mean)} decisions (95%: {_num(low)} – {_num(high)}); "
+            f"expected win rate for equals: {_pct(1 / report.players)}"
+        )
+    )
+    if report.unfair:
+        parts.append(
+            Text(f"analysis only: {', '.join(report.unfair)} sees hidden cards", style="yellow")
+        )
+    think = [f"{report.seconds_per_decision[spec]:.4f}" for spec in report.agents]
+    parts.append(
+        _rate_table(
+            "By agent (a shared win counts 1/k)",
+            report.per_agent,
+            "agent",
+            score_unit,
+            ("s/decision", think),
+        )
+    )
+    parts.append(_rate_table("By seat", report.per_seat, "seat", score_unit))
+    if report.ratings:
+        ratings = Table(
+            title="Bradley–Terry ratings (pairwise results in games; bootstrap over deals)",
+            title_justify="left",
+        )
+        ratings.add_column("agent", style="bold")
+        ratings.add_column("Elo", justify="right")
+        ratings.add_column("95% interval", justify="right")
+        for r in sorted(report.ratings, key=lambda r: -r.elo):
+            interval = "— (too few deals)" if math.isnan(r.low) else f"{r.low:+.0f} – {r.high:+.0f}"
+            ratings.add_row(r.spec, f"{r.elo:+.0f}", interval)
+        parts.append(ratings)
+    if report.sprt is not None:
+        s = report.sprt
+        parts.append(
+            Text(
+                f"SPRT {s.a} vs {s.b}, elo0={s.elo0:g} elo1={s.elo1:g} "
+                f"(α={s.alpha:g}, β={s.beta:g}): LLR {s.llr:+.2f} in [{s.lower:.2f}, {s.upper:.2f}] "
+                f"after {s.deals} deals, score {_pct(s.score)} — {s.verdict()}",
+                style="bold green" if s.accepted else "bold",
+            )
+        )
+    return Group(*parts)

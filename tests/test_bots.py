@@ -1,0 +1,389 @@
+"""The generic agents: fairness (no bot reads a hidden card), search behaviour, specs, hints."""
+
+from __future__ import annotations
+
+import random
+import sys
+import types
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from decklab.bots import AgentSpecError, agent_names, is_fair, make_agent
+from decklab.bots.base import Agent
+from decklab.bots.cheat import CheatAgent
+from decklab.bots.greedy import _FOUND, game_greedy
+from decklab.engine.checks import canonical
+from decklab.engine.info import GameInfo
+from decklab.engine.state import ALL, GameState, Viewer, seat_name
+from decklab.games.corporation.state import CorporationState
+from decklab.lab.arena import run_arena
+
+FAIR_SPECS = [
+    "random",
+    "greedy",
+    "greedy:mode=lookahead",
+    "ismcts:iters=120",
+    "pimc:iters=120,dets=4",
+]
+
+
+# ------------------------------------------------------------------ a toy game
+class GuessState(GameState):
+    """Two seats each hold one hidden card of 1, 2, 3; each in turn guesses the other's.
+
+    A toy with one sequential decision per seat and a hidden card that is worth
+    exactly one point to whoever can read it: a fair agent is right half the time
+    (it only knows the guess is not its own card), a cheat every time.
+    """
+
+    info = GameInfo(
+        name="guess",
+        title="Guess",
+        version=1,
+        min_players=2,
+        max_players=2,
+        default_players=2,
+        summary="guess the other seat's hidden card",
+    )
+    hands: list[int]
+    guesses: list[int]
+
+    def _init_fields(self) -> None:
+        self.hands = [0, 0]
+        self.guesses = [0, 0]
+
+    def _deal(self) -> None:
+        deck = [1, 2, 3]
+        self.rng.shuffle(deck)
+        self.hands = deck[:2]
+
+    def _load_setup(self, setup: Mapping[str, Any]) -> None:
+        self.hands = list(setup["hands"])
+
+    def export_setup(self) -> dict[str, Any]:
+        return {"hands": list(self.hands)}
+
+    def clone(self) -> GuessState:
+        c = self._clone_base()
+        c.hands = self.hands.copy()
+        c.guesses = self.guesses.copy()
+        return c
+
+    def to_act(self) -> tuple[int, ...]:
+        for seat in (0, 1):
+            if not self.guesses[seat]:
+                return (seat,)
+        return ()
+
+    def legal_actions(self, seat: int) -> list[int]:
+        return [1, 2, 3] if self.to_act() == (seat,) else []
+
+    def _apply(self, seat: int, action: int) -> None:
+        self.guesses[seat] = action
+
+    def action_to_string(self, seat: int, action: int) -> str:
+        return f"guess {action}"
+
+    def view(self, seat: Viewer) -> dict[str, Any]:
+        hands = [h if seat in (s, ALL) else "??" for s, h in enumerate(self.hands)]
+        return {"hands": hands, "guesses": list(self.guesses)}
+
+    def render(self, seat: Viewer = None) -> str:
+        return canonical(self.view(seat))
+
+    def determinize(self, seat: int, rng: random.Random) -> GuessState:
+        d = self.clone()
+        d._reseed(rng)
+        other = 1 - seat
+        d.hands[other] = rng.choice([c for c in (1, 2, 3) if c != self.hands[seat]])
+        return d
+
+    def scores(self) -> list[float]:
+        return [float(self.guesses[s] == self.hands[1 - s]) for s in (0, 1)]
+
+
+# ------------------------------------------------------------------ fairness
+def corporation_mid_round(seed: int = 3) -> tuple[CorporationState, CorporationState]:
+    """A 5-seat game two rounds in, where p2 and p4 have already chosen (face down),
+    and a second state that differs only in those hidden choices."""
+    rng = random.Random(seed)
+    state = CorporationState.new(5, seed=seed)
+    for _ in range(2):
+        for seat in range(5):
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+    state.apply(1, state.legal_actions(1)[-1])
+    state.apply(3, state.legal_actions(3)[0])
+    for _ in range(100):
+        other = state.determinize(0, rng)
+        if canonical(other.view(ALL)) != canonical(state.view(ALL)):
+            break
+    assert canonical(other.view(ALL)) != canonical(state.view(ALL))
+    assert canonical(other.view(0)) == canonical(state.view(0))
+    assert other.legal_actions(0) == state.legal_actions(0)
+    return state, other
+
+
+@pytest.mark.parametrize("spec", FAIR_SPECS)
+def test_fair_bots_choose_the_same_whatever_the_hidden_cards(spec: str) -> None:
+    state, other = corporation_mid_round()
+    assert 0 in state.to_act() and 1 not in state.to_act()
+    first = make_agent(f"{spec}{',' if ':' in spec else ':'}seed=11").hint(state, 0)
+    second = make_agent(f"{spec}{',' if ':' in spec else ':'}seed=11").hint(other, 0)
+    assert first == second  # the action, and every number it compared
+
+
+@pytest.mark.parametrize("spec", FAIR_SPECS)
+def test_fair_bots_cannot_read_the_card_in_the_toy_game(spec: str) -> None:
+    right = 0
+    for deal in range(12):
+        state = GuessState.new(seed=deal)
+        agent = make_agent(f"{spec}{',' if ':' in spec else ':'}seed={deal}")
+        guess = agent.choose(state, 0)
+        right += guess == state.hands[1]
+        if not spec.startswith("random"):
+            assert guess != state.hands[0], "a fair searcher knows its own card is not the answer"
+    assert right < 12
+
+
+def test_cheat_is_flagged_unfair_and_does_read_hidden_cards() -> None:
+    assert CheatAgent.fair is False
+    assert not is_fair("cheat:iters=10")
+    assert all(is_fair(s) for s in FAIR_SPECS)
+    assert all(make_agent(s).fair for s in FAIR_SPECS)
+    assert "cheat" in agent_names()
+    assert "cheat" not in agent_names(include_unfair=False)
+    for deal in range(8):
+        state = GuessState.new(seed=deal)
+        assert make_agent(f"cheat:iters=60,seed={deal}").choose(state, 0) == state.hands[1]
+
+
+# ------------------------------------------------------------------ search
+def test_ismcts_takes_the_most_visited_action_at_a_sequential_node() -> None:
+    state = GuessState.new(seed=5)
+    hint = make_agent("ismcts:iters=300,seed=1").hint(state, 0)
+    assert hint.policy == {}
+    assert sum(hint.visits.values()) == 300
+    assert hint.visits[hint.text] == max(hint.visits.values())
+    own = state.action_to_string(0, state.hands[0])
+    others = [v for text, v in hint.values.items() if text != own]
+    assert hint.values[own] < min(others)  # its own card can never be the other's
+    assert "tried most" in hint.reason
+
+
+def test_ismcts_plays_a_mixed_strategy_in_simultaneous_rounds() -> None:
+    # Round 1 of Corporation is a symmetric guessing game with no pure answer:
+    # over seeds the sampled choice must vary, and no single value may dominate.
+    state = CorporationState.new(4, {"target": 12}, seed=0)
+    picks = Counter()
+    for seed in range(30):
+        hint = make_agent(f"ismcts:iters=150,seed={seed}").hint(state, 0)
+        assert hint.policy and abs(sum(hint.policy.values()) - 1.0) < 1e-9
+        assert hint.policy[hint.text] > 0.0
+        assert "mixed strategy" in hint.reason
+        picks[hint.action] += 1
+    assert len(picks) >= 2
+    assert max(picks.values()) <= 24, picks
+
+
+def test_the_final_choice_is_drawn_from_the_policy_not_the_argmax() -> None:
+    # The same search (same seed for the tree) drawn with different final randomness:
+    # with a mixed policy, two actions with positive probability both come up.
+    state = CorporationState.new(4, {"target": 12}, seed=0)
+    hint = make_agent("ismcts:iters=150,seed=4").hint(state, 0)
+    support = {t for t, p in hint.policy.items() if p > 0.05}
+    assert len(support) >= 2, hint.policy
+
+
+def test_ismcts_beats_random_at_corporation_in_a_duplicate_arena() -> None:
+    report = run_arena(
+        "corporation",
+        ["ismcts:iters=200", "random"],
+        games=24,
+        seed=2,
+        options={"target": 12},
+        players=4,
+        progress=False,
+    )
+    # 4 seats: equals would win 25% each. Seen with this seed: 35% against 15%,
+    # about +130 Elo on pairwise scores; the margins leave room for small changes.
+    ismcts, rand = report.per_agent
+    assert ismcts.win_rate >= 0.30 and rand.win_rate <= 0.20
+    assert ismcts.mean_score > rand.mean_score + 1.0
+    assert report.ratings is not None
+    assert report.ratings[0].elo - report.ratings[1].elo > 60
+
+
+def test_pimc_and_cheat_search_every_determinization_share() -> None:
+    state, _ = corporation_mid_round()
+    hint = make_agent("pimc:iters=100,dets=5,seed=1").hint(state, 0)
+    assert sum(hint.visits.values()) == 100
+    assert "5 sampled deals" in hint.reason
+    assert hint.action in state.legal_actions(0)
+    cheat = make_agent("cheat:iters=50,seed=1").hint(state, 0)
+    assert sum(cheat.visits.values()) == 50 and "true state" in cheat.reason
+
+
+def test_time_budget_stops_on_time() -> None:
+    import time
+
+    state = CorporationState.new(5, seed=1)
+    start = time.perf_counter()
+    hint = make_agent("ismcts:time=0.05,seed=1").hint(state, 0)
+    assert time.perf_counter() - start < 1.0
+    assert sum(hint.visits.values()) >= 1
+
+
+def test_only_legal_action_needs_no_search() -> None:
+    class One(GuessState):
+        def legal_actions(self, seat: int) -> list[int]:
+            return [2] if self.to_act() == (seat,) else []
+
+    state = One.new(seed=1)
+    for spec in ("greedy", "ismcts", "pimc", "cheat"):
+        hint = make_agent(spec).hint(state, 0)
+        assert hint.action == 2 and hint.reason == "the only legal action"
+
+
+# ------------------------------------------------------------------ greedy
+def test_greedy_falls_back_to_a_one_ply_lookahead() -> None:
+    assert game_greedy(GuessState) is None  # a game in a top-level module has none
+    state = GuessState.new(seed=0)
+    hint = make_agent("greedy:seed=1").hint(state, 0)
+    assert "Guess has no rule-based player" in hint.reason and "lookahead" in hint.reason
+    assert set(hint.values) == {"guess 1", "guess 2", "guess 3"}
+    assert hint.values[hint.text] == max(hint.values.values())
+    assert hint.values[f"guess {state.hands[0]}"] == 0.0
+    # mode=lookahead forces it even where the game has a player of its own.
+    corp = CorporationState.new(4, seed=0)
+    forced = make_agent("greedy:mode=lookahead,seed=1").hint(corp, 0)
+    assert "mode=lookahead" in forced.reason
+    assert set(forced.values) == {f"play {v}" for v in range(1, 5)}
+
+
+def test_greedy_loads_the_games_own_player_and_hands_it_a_determinization(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen: list[GameState] = []
+
+    def greedy_action(state: GameState, seat: int, rng: random.Random) -> int:
+        seen.append(state)
+        return min(state.legal_actions(seat))
+
+    package = CorporationState.__module__.rpartition(".")[0]
+    fake = types.ModuleType(f"{package}.greedy")
+    fake.greedy_action = greedy_action  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, f"{package}.greedy", fake)
+    monkeypatch.setitem(_FOUND, CorporationState, None)
+    del _FOUND[CorporationState]
+    state, _ = corporation_mid_round()
+    hint = make_agent("greedy:seed=2").hint(state, 0)
+    assert hint.action == min(state.legal_actions(0))
+    assert "own rule-based player" in hint.reason
+    assert seen and seen[0] is not state  # a sampled deal, never the true state
+    rollout = make_agent("ismcts:iters=20,rollout=greedy,seed=2").hint(state, 0)
+    assert "greedy rollouts" in rollout.reason
+    assert len(seen) > 20  # the rollouts used it too
+
+
+def test_greedy_rollout_without_a_greedy_player_says_so() -> None:
+    hint = make_agent("ismcts:iters=30,rollout=greedy,seed=1").hint(GuessState.new(seed=1), 0)
+    assert "no rule-based player" in hint.reason
+
+
+# ------------------------------------------------------------------ specs
+def test_every_spec_in_the_brief_builds() -> None:
+    for spec in (
+        "random",
+        "greedy",
+        "ismcts:time=0.5",
+        "ismcts:iters=2000,c=0.7,rollout=greedy",
+        "pimc:iters=2000,dets=20",
+        "cheat:iters=2000",
+        "random:seed=3",
+    ):
+        assert isinstance(make_agent(spec), Agent)
+    names = agent_names()
+    assert set(names) >= {"random", "greedy", "ismcts", "pimc", "cheat"}
+    assert "iters=N" in names["ismcts"] and "dets=N" in names["pimc"]
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("nosuch", ["no agent named 'nosuch'", "ismcts"]),
+        ("ismcts:iters=abc", ["iters", "whole number", "'abc'"]),
+        ("ismcts:iters=0", ["iters", "at least 1"]),
+        ("ismcts:time=0", ["time", "at least"]),
+        ("ismcts:time=fast", ["time", "a number"]),
+        ("ismcts:c=-1", ["c", "at least 0"]),
+        ("ismcts:gamma=2", ["gamma", "at most 1"]),
+        ("ismcts:rollout=smart", ["rollout", "random, greedy", "'smart'"]),
+        ("ismcts:depth=3", ["no parameter 'depth'", "iters"]),
+        ("ismcts:iters", ["key=value", "'iters'"]),
+        ("ismcts:iters=5,iters=6", ["given twice"]),
+        ("pimc:dets=0", ["dets", "at least 1"]),
+        ("random:seed=x", ["seed", "whole number"]),
+        ("random:iters=5", ["no parameter 'iters'"]),
+        ("greedy:samples=0", ["samples", "at least 1"]),
+        ("greedy:mode=best", ["mode", "auto, lookahead"]),
+        (":iters=5", ["agent's name"]),
+    ],
+)
+def test_bad_specs_fail_clearly(spec: str, words: list[str]) -> None:
+    with pytest.raises(AgentSpecError) as info:
+        make_agent(spec)
+    for word in words:
+        assert word in str(info.value), str(info.value)
+
+
+def test_random_agent_still_plays_and_says_it_is_random() -> None:
+    state = CorporationState.new(4, seed=1)
+    agent = make_agent("random:seed=1")
+    assert agent.choose(state, 0) in state.legal_actions(0)
+    hint = agent.hint(state, 2)
+    assert "random" in hint.reason and hint.text == f"play {hint.action}"
+    assert seat_name(0) == "p1"
+
+
+# ------------------------------------------------------------------ every game
+def _playable(name: str) -> type[GameState]:
+    """The game's class, or a skip if it does not import or play yet (being written)."""
+    from decklab.engine.checks import random_playout
+    from decklab.engine.registry import get_game
+
+    try:
+        cls = get_game(name)
+        random_playout(cls.new(seed=1), random.Random(1), check_every=0)
+    except Exception as exc:
+        pytest.skip(f"{name} does not play yet: {type(exc).__name__}: {exc}")
+    return cls
+
+
+def _all_games() -> list[str]:
+    from decklab.engine.registry import game_names
+
+    return game_names()
+
+
+@pytest.mark.parametrize("name", _all_games())
+def test_every_agent_plays_every_game_to_the_end(name: str) -> None:
+    cls = _playable(name)
+    specs = ["ismcts:iters=6", "greedy", "pimc:iters=6,dets=2", "cheat:iters=6", "random"]
+    state = cls.new(seed=2)
+    agents = [
+        make_agent(f"{specs[s % len(specs)]}{',' if ':' in specs[s % len(specs)] else ':'}seed={s}")
+        for s in range(state.num_players)
+    ]
+    steps = 0
+    while not state.is_terminal():
+        seat = state.to_act()[0]
+        hint = agents[seat].hint(state, seat)
+        assert hint.action in state.legal_actions(seat)
+        assert hint.text == state.action_to_string(seat, hint.action) and hint.reason
+        state.apply(seat, hint.action)
+        steps += 1
+        assert steps < 5000
+    assert all(0.0 <= u <= 1.0 for u in state.utilities())
