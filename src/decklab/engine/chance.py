@@ -40,9 +40,22 @@ class Rng:
         return items[self.below(len(items))]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Fisher–Yates, in place."""
-        for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+        """Fisher–Yates, in place, from a handful of 64-bit draws.
+
+        Dealing is a large share of a short random playout, so instead of one
+        draw per card the draws are joined into one integer X with at least
+        log2(n!) + 128 bits, and the swap indices are the digits of X in the
+        factorial number system: a uniform permutation to within 2⁻¹²⁸, at a
+        fraction of the cost of a draw per card.
+        """
+        n = len(items)
+        if n < 2:
+            return
+        x = 0
+        for _ in range((n * n.bit_length()) // 64 + 3):
+            x = (x << 64) | self.next64()
+        for i in range(n - 1, 0, -1):
+            x, j = divmod(x, i + 1)
             items[i], items[j] = items[j], items[i]
 
     def copy(self) -> Rng:
