@@ -1,0 +1,174 @@
+"""A rule-based Lonely Face player: what a thoughtful first-time player would do.
+
+Every legal move is scored by what it brings now minus what it hands the next
+player, and the best is played (equal ones are split at random). The
+heuristics, and why:
+
+* **Take what scores** (L10): face pairs (+3) first, heart pairs (+1), club and
+  diamond pairs (0) only for the pair count that breaks ties (L11); a spade pair
+  (−1) only when the alternatives are worse.
+* **Make pairs you will take.** A flip or a swap that creates new pairs obliges
+  you to take one (L7), so it is worth the best new pair you may then take; a
+  move that creates only spade pairs costs a point. The new pairs follow from
+  the public grid and your own hand card alone, so this lookahead is fair.
+* **Do not set up the next player.** A pair left in the grid is taken by the next
+  player if their turn suit matches one of its cards (L5c). The threat of a
+  move is the best pair it leaves (taken cells are refilled from the hidden deck,
+  so count as empty), weighted by the chance of that turn suit: from the die's
+  faces (L1), or from the turn deck's cards not yet turned since its last
+  shuffle, which are public.
+* **Keep good cards in hand.** A swap is a little better when it brings a face
+  card or a heart into your hand (they make the best pairs later) and puts out
+  a spade.
+
+Fair: reads the public grid, the turned turn-deck cards, the option ``suit_die``
+and the seat's own legal actions (a swap names its own hand card). No other
+hand, nor the main deck or the turn deck's order, is ever read.
+"""
+
+from __future__ import annotations
+
+import random
+
+from decklab import cards
+from decklab.games.lonely_face.state import LonelyFaceState
+from decklab.games.lonely_face.tables import (
+    DIE,
+    EDGES,
+    FACE_CARD,
+    FLIP,
+    FLIP_SIDES,
+    NBT,
+    PAIR,
+    SCORE,
+    SWAP,
+    TAKE,
+)
+
+PAIR_COUNT = 0.05
+"""What one more pair is worth beside its points: it breaks ties (L11)."""
+HAND_WORTH = [0.0] * 64
+"""How much a card is worth in hand: faces and hearts make good pairs later; spades bad ones."""
+for _c in range(64):
+    if 1 <= _c & 15 <= 13 and _c >> 4 <= cards.CLUBS:
+        if FACE_CARD[_c]:
+            HAND_WORTH[_c] = 0.3
+        elif _c >> 4 == cards.HEARTS:
+            HAND_WORTH[_c] = 0.1
+        elif _c >> 4 == cards.SPADES:
+            HAND_WORTH[_c] = -0.1
+
+Threat = tuple[float, int]
+"""A pair the next player may take: (points × chance of a matching turn suit, cell mask)."""
+NewPair = tuple[int, int, float]
+"""A pair a flip or swap would make: (points, cell mask, its worth to the next player)."""
+
+
+def _suit_odds(state: LonelyFaceState) -> list[float]:
+    """The chance of each suit being the next turn suit (L1, L4), from public facts only."""
+    if state.die:
+        return [DIE.count(s) / len(DIE) for s in range(4)]
+    left = [13.0] * 4
+    for c in state.turned:  # public: turned since the last shuffle
+        left[c >> 4] -= 1.0
+    total = sum(left)
+    if total <= 0:
+        return [0.25] * 4  # the turn deck is reshuffled before the next turn
+    return [x / total for x in left]
+
+
+def _weight(a: int, b: int, odds: list[float]) -> float:
+    """What the pair of cards a, b is worth to the next player: points × chance to take it."""
+    points = SCORE[a << 6 | b]
+    if points <= 0:
+        return 0.0
+    sa, sb = a >> 4, b >> 4
+    return points * (odds[sa] + (odds[sb] if sb != sa else 0.0))
+
+
+def _threat(existing: list[Threat], gone: int, extra: float) -> float:
+    """The best pair left for the next player: an existing one not touching ``gone``
+    (cells changed or emptied) or one of ``extra``'s worth."""
+    for worth, cells in existing:
+        if not cells & gone:
+            return max(worth, extra)
+    return extra
+
+
+def _after(new: list[NewPair], existing: list[Threat], changed: int) -> float:
+    """A flip or swap's value given its new pairs (points, cell mask, weight) (L7).
+
+    With new pairs the seat must take one: the best of them net of what is left;
+    without, it only leaves the grid to the next player.
+    """
+    if not new:
+        return -_threat(existing, changed, 0.0)
+    best = -float("inf")
+    for points, cells, _ in new:
+        rest = max((w for _, c, w in new if not c & cells), default=0.0)
+        value = points + PAIR_COUNT - _threat(existing, changed | cells, rest)
+        best = max(best, value)
+    return best
+
+
+def greedy_action(state: LonelyFaceState, seat: int, rng: random.Random) -> int:
+    """The move (or the choice among new pairs, L7) for ``seat``; ties split with ``rng``."""
+    legal = state.legal_actions(seat)
+    if len(legal) == 1:
+        return legal[0]
+    g = state.grid  # public
+    odds = _suit_odds(state)
+    existing: list[Threat] = []
+    for a, b in EDGES:
+        ca, cb = g[a], g[b]
+        if ca and cb and PAIR[ca << 6 | cb]:
+            w = _weight(ca, cb, odds)
+            if w > 0.0:
+                existing.append((w, 1 << a | 1 << b))
+    existing.sort(reverse=True)
+
+    best_value = -float("inf")
+    best: list[int] = []
+    for action in legal:
+        if TAKE <= action < SWAP:
+            x, y = EDGES[action - TAKE]
+            cells = 1 << x | 1 << y
+            value = SCORE[g[x] << 6 | g[y]] + PAIR_COUNT - _threat(existing, cells, 0.0)
+        elif action >= SWAP:
+            c = (action - SWAP) >> 4  # the seat's own hand card
+            x = action & 15
+            new: list[NewPair] = [
+                (SCORE[c << 6 | g[z]], 1 << x | 1 << z, _weight(c, g[z], odds))
+                for z, _ in NBT[x]
+                if PAIR[c << 6 | g[z]]
+            ]
+            value = _after(new, existing, 1 << x) + HAND_WORTH[g[x]] - HAND_WORTH[c]
+        elif action >= FLIP:
+            e = action - FLIP
+            x, y = EDGES[e]
+            cx, cy = g[x], g[y]
+            sx, sy = FLIP_SIDES[e]
+            new = [
+                (SCORE[cy << 6 | g[z]], 1 << x | 1 << z, _weight(cy, g[z], odds))
+                for z, _ in sx
+                if PAIR[cy << 6 | g[z]]
+            ]
+            new += [
+                (SCORE[cx << 6 | g[w]], 1 << y | 1 << w, _weight(cx, g[w], odds))
+                for w, _ in sy
+                if PAIR[cx << 6 | g[w]]
+            ]
+            changed = 1 << x | 1 << y
+            if new:
+                value = _after(new, existing, changed)
+            else:
+                # The flipped edge keeps its two cards: still a pair if it was one.
+                kept = _weight(cx, cy, odds) if PAIR[cx << 6 | cy] else 0.0
+                value = -_threat(existing, changed, kept)
+        else:  # pass (L5d): only when nothing else is legal
+            value = -_threat(existing, 0, 0.0)
+        if value > best_value + 1e-9:
+            best_value, best = value, [action]
+        elif value >= best_value - 1e-9:
+            best.append(action)
+    return best[0] if len(best) == 1 else rng.choice(best)

@@ -1,0 +1,137 @@
+"""A rule-based Notorious player: what a thoughtful first-time player would do.
+
+The heuristics, and why:
+
+* **Estimate every game score from what is on the table.** A face-up card counts
+  its value; a face-down card counts its value if the seat played it itself,
+  else the mean value of the cards it has not seen (N3, N5). The cards still to
+  be played this game are expected to spread evenly over the table.
+* **Being on top costs the whole game score** (N6), so each seat's chance of
+  ending highest is a soft maximum of those estimates, softer while many cards
+  are still to come. A seat's expected gain is its bonus (always paid, N4) plus
+  its game score times the chance of *not* being highest.
+* **Choose the play with the best gain relative to the table**: own expected gain
+  minus the mean of the others'. This gives the usual good habits without writing
+  them down one by one:
+  - a card face up in front of yourself early is worth its value plus a big
+    bonus (6 − round, N4) while you stay safely below the top;
+  - a card in front of someone else goes face down, so they get no bonus;
+  - a high card dumped on the leader pushes them further over the top, where
+    its points are lost to them anyway, and keeps your own score counting; when
+    you are the leader, dumping on the closest rival may hand them the top spot;
+  - a low card is the safe play on yourself late in a game.
+* **Tie-break: give the highest card to the richest tied rival** (N7). The tied
+  seat that ends up highest is disqualified, so the biggest card makes it most
+  likely to be them and not you, and a rival already ahead in the match loses
+  the most from it.
+
+Fair: only the seat's own hand and the public table are read (where every card
+lies, face-up values, the seat's own face-down cards, bonuses, match totals);
+the values of other seats' face-down cards, their hands and the pack never are.
+Game scores are read only in the tie-break, when every card is face up.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from decklab.games.notorious.state import GIVE, PLAY, NotoriousState
+
+_VALUE = [min(c & 15, 10) for c in range(64)]
+"""N5 value by card int: A=1, 2–10 as numbered, J/Q/K=10."""
+_DECK_VALUE = sum(min(r, 10) for r in range(1, 14)) * 4
+"""N5 value of one 52-card deck: 340."""
+
+
+def _give(state: NotoriousState, seat: int, legal: list[int]) -> int:
+    """Tie-break (N7): the highest card onto the tied rival with the highest match total."""
+    totals = state.totals  # public
+    best = legal[0]
+    best_key = (-1, -1, 0)
+    for action in legal:
+        card = (action >> 4) & 63
+        target = action & 15
+        key = (_VALUE[card], totals[target], -target)
+        if key > best_key:
+            best_key, best = key, action
+    return best
+
+
+def _play(state: NotoriousState, seat: int, legal: list[int]) -> int:
+    """Round play (N3): the card, seat and face with the best relative expected gain."""
+    n = state.num_players
+    order = state.order
+    known = [0.0] * n
+    hidden = [0] * n
+    seen_value = 0
+    seen_count = 0
+    for k, a in enumerate(state.plays):
+        target = (a >> 1) & 15
+        if a & 1 and order[k % n] != seat:
+            hidden[target] += 1  # another seat's face-down card: only its place is public
+        else:
+            v = _VALUE[a >> 5]
+            known[target] += v
+            seen_value += v
+            seen_count += 1
+    for _by, card, _to, _from_pack in state.gives:  # none during play; kept for safety
+        seen_value += _VALUE[card]
+        seen_count += 1
+    hand = state.hands[seat]  # own hand
+    decks = 1 if n <= 7 else 2
+    unseen_count = 52 * decks - seen_count - len(hand)
+    unseen_value = _DECK_VALUE * decks - seen_value - sum(_VALUE[c] for c in hand)
+    mean = unseen_value / unseen_count if unseen_count > 0 else 6.5
+
+    total_plays = state.rounds * n
+    left = total_plays - len(state.plays) - 1  # plays after this one, this game
+    future = left * mean / n
+    est = [known[s] + hidden[s] * mean + future for s in range(n)]
+    # Uncertainty of the final scores: hidden cards and cards still to come.
+    spread = math.sqrt(sum(hidden) / n * 9.0 + left / n * 60.0)
+    temp = max(1.5, spread)
+    bonus_now = state.rounds - state.round + 1
+    bonus = state.bonus  # public: face-up cards earn it as they are played (N4)
+
+    weights = [math.exp((e - max(est)) / temp) for e in est]
+
+    best = legal[0]
+    best_value = -math.inf
+    for action in legal:
+        card = action >> 5
+        target = (action >> 1) & 15
+        up = not action & 1
+        v = _VALUE[card]
+        w_t = math.exp((est[target] + v - max(est)) / temp)
+        z = sum(weights) - weights[target] + w_t
+        gains = 0.0
+        mine = 0.0
+        for s in range(n):
+            e = est[s] + (v if s == target else 0.0)
+            w = w_t if s == target else weights[s]
+            g = bonus[s] + (bonus_now if up and s == target else 0) + (1.0 - w / z) * e
+            if s == seat:
+                mine = g
+            else:
+                gains += g
+        value = mine - gains / (n - 1)
+        if value > best_value:
+            best_value, best = value, action
+    return best
+
+
+def greedy_action(state: NotoriousState, seat: int, rng: random.Random) -> int:
+    """The play or tie-break gift for ``seat`` under the heuristics of the module docstring.
+
+    Deterministic: ties go to the first legal action in the game's order, so ``rng``
+    is not needed.
+    """
+    legal = state.legal_actions(seat)
+    if len(legal) == 1:
+        return legal[0]
+    if state.phase == PLAY:
+        return _play(state, seat, legal)
+    if legal[0] & GIVE:
+        return _give(state, seat, legal)
+    return legal[0]
