@@ -979,9 +979,11 @@ def test_the_complete_record_step_by_step() -> None:
     assert state.streak == 2 and state.turns == 7
 
 
-def test_hidden_determinize_falls_back_to_real_cards_under_impossible_odds(
+def test_hidden_determinize_fallback_depends_only_on_public_facts(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # When random tries fail, a complete search decides: it keeps what the table learnt,
+    # varies with the rng, and (unlike keeping the real cards) reads nothing hidden.
     from decklab.games.lonely_face import state as module
 
     grid = "2S 2H 3S 3H 4D 4S 5D 5S 6S 6H 7S 7H 8D 8S 9D 9S"
@@ -990,8 +992,35 @@ def test_hidden_determinize_falls_back_to_real_cards_under_impossible_odds(
     finish_turn(state)
     do(state, "pass")  # p2 holds no club
     monkeypatch.setattr(module, "_sample_hands", lambda *args: None)
-    for k in range(5):
+    seen = set()
+    for k in range(10):
         sample = state.determinize(0, random.Random(k))
         sample.check_invariants()
-        assert sample.hands[1] == state.hands[1]  # constrained: kept
+        assert not any(c >> 4 == cards.CLUBS for c in sample.hands[1])
         assert canonical(sample.view(0)) == canonical(state.view(0))
+        seen.add(frozenset(sample.hands[1]))
+        again = sample.determinize(0, random.Random(k))  # other hidden cards, same view
+        assert canonical(again.view(ALL)) == canonical(sample.view(ALL))
+        assert again.history == sample.history
+    assert len(seen) > 1
+
+
+def test_hidden_fallback_search_solves_competing_constraints() -> None:
+    from decklab.games.lonely_face.state import _construct_hands
+
+    diamonds = cards.parse_many("2D 3D")
+    clubs = cards.parse_many("2C 3C 4C 5C")
+    pool = sorted(diamonds + clubs)
+    forbid = [0, 0, 0]
+    diamond = tables.SUIT_MASK[cards.DIAMONDS]
+    musts = [[], [diamond], [diamond]]  # p2 and p3 each hold a diamond
+    for k in range(20):
+        got = _construct_hands(pool, [1, 2], {1: 3, 2: 3}, forbid, musts, random.Random(k))
+        assert sorted(got[1] + got[2]) == pool
+        assert all(sum(c in diamonds for c in got[s]) == 1 for s in (1, 2))
+    # p2 may hold no club: it must get every diamond, p3 the clubs
+    pool = sorted(cards.parse_many("2D 3D 4D 2C 3C 4C"))
+    forbid = [0, tables.SUIT_MASK[cards.CLUBS], 0]
+    for k in range(5):
+        got = _construct_hands(pool, [2, 1], {1: 3, 2: 3}, forbid, [[], [], []], random.Random(k))
+        assert all(c >> 4 == cards.DIAMONDS for c in got[1])

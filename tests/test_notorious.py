@@ -15,7 +15,7 @@ from decklab.engine import checks, records
 from decklab.engine.chance import Rng
 from decklab.engine.errors import IllegalAction, OptionError, RecordError, SetupError
 from decklab.engine.state import ALL, CHANCE
-from decklab.games.notorious.state import NotoriousState, _shuffle
+from decklab.games.notorious.state import NotoriousState
 
 RECORDS = Path(__file__).parent / "records"
 
@@ -158,22 +158,26 @@ def test_N2_match_is_games_games_of_rounds_rounds() -> None:
     assert sum(1 for a, _ in s.history if a == CHANCE) == 2  # games 2 and 3 were shuffled
 
 
-def test_N2_fast_shuffle_is_a_permutation_and_varies() -> None:
+def test_N2_deals_come_from_the_engine_shuffle() -> None:
+    # One shuffle for every game: the deal is the engine's Rng.shuffle of the deck.
+    for seed in range(5):
+        s = NotoriousState.new(4, seed=seed)
+        rng = Rng(seed)
+        lead = rng.below(4)
+        deck = cards.deck()
+        rng.shuffle(deck)
+        assert s.export_setup() == NotoriousState.new(4, seed=seed).export_setup()
+        assert s.lead == lead
+        assert s.export_setup()["deck"] == " ".join(cards.to_str(c) for c in deck)
+    # Later games' shuffles use the same generator: permutations of the deck(s) that vary.
     rng = Rng(4)
     seen = set()
     for _ in range(50):
-        deck = cards.deck()
-        _shuffle(rng, deck)
-        assert sorted(deck) == sorted(cards.deck())
+        deck = cards.deck() * 2
+        rng.shuffle(deck)
+        assert sorted(deck) == sorted(cards.deck() * 2)
         seen.add(tuple(deck))
     assert len(seen) == 50
-    # Each card lands in each position about equally often.
-    counts = Counter()
-    for _ in range(3000):
-        small = list(range(4))
-        _shuffle(rng, small)
-        counts[tuple(small)] += 1
-    assert len(counts) == 24 and min(counts.values()) > 70
 
 
 # ------------------------------------------------------------------ N3
@@ -661,3 +665,36 @@ def test_hidden_generic_checks_during_a_tiebreak_with_a_drawn_card() -> None:
     with pytest.raises(IllegalAction) as err:
         s.parse_action(1, "give 7D p1")
     assert "7D" not in err.value.reason  # p2's message names nothing p2 cannot see
+
+
+def test_hidden_determinize_rewrites_every_deal_consistently() -> None:
+    # Past games' decks (the setup and earlier shuffle lines) are resampled too: the
+    # sample replays from its own setup and chance lines to exactly itself, keeps the
+    # seat's own dealt hands, and no longer carries the true unseen cards' order.
+    from collections import deque
+
+    s = NotoriousState.new(4, {"games": 3}, seed=6)
+    rng = random.Random(2)
+    while s.game < 3 or len(s.plays) < 5:
+        seat = s.to_act()[0]
+        s.apply(seat, rng.choice(s.legal_actions(seat)))
+    true_lines = [t for a, t in s.history if a == CHANCE]
+    d = s.determinize(2, random.Random(9))
+    walk = NotoriousState.from_setup(4, d.options, d.export_setup())
+    walk._forced = deque(t for a, t in d.history if a == CHANCE)
+    walk._strict_chance = True
+    for actor, action in d.history:
+        if actor != CHANCE:
+            walk.history.append((actor, action))
+            walk._apply(actor, action)
+    assert checks.canonical(walk.view(ALL)) == checks.canonical(d.view(ALL))
+    assert walk.history == d.history
+    new_lines = [t for a, t in d.history if a == CHANCE]
+    decks = [s.export_setup()["deck"], *(t.split(" ", 1)[1] for t in true_lines)]
+    new_decks = [d.export_setup()["deck"], *(t.split(" ", 1)[1] for t in new_lines)]
+    for g, (old, new) in enumerate(zip(decks, new_decks, strict=True)):
+        lead = s.past[g][0] if g < len(s.past) else s.lead
+        mine_old = old.split()[(2 - lead) % 4 : 28 : 4]
+        mine_new = new.split()[(2 - lead) % 4 : 28 : 4]
+        assert sorted(mine_old) == sorted(mine_new)  # p3's own dealt cards are kept
+    assert new_decks != decks

@@ -635,11 +635,15 @@ class CabinState(GameState):
         for seg in segments:
             for c in seg:
                 pools[_KIND[c]].append(c)
+        # Sorted first: the sample must depend only on what the player knows (which
+        # cards are unseen and how many of each kind each pile hides), never on the
+        # true order of the hidden cards.
         for pool in pools:
+            pool.sort()
             rng.shuffle(pool)
         fresh = []
         for seg in segments:
-            kinds = [_KIND[c] for c in seg]
+            kinds = sorted(_KIND[c] for c in seg)
             rng.shuffle(kinds)
             fresh.append([pools[k].pop() for k in kinds])
         d.cabin, d.sea = fresh[0], fresh[1]

@@ -628,6 +628,8 @@ class FacadeState(GameState):
         """
         d = self.clone()
         d._reseed(rng)
+        # Sorted first, so the sample never depends on the true (hidden) pile order.
+        d.pile.sort()
         rng.shuffle(d.pile)
         dealt = len(self.deck) - len(self.pile)
         d.deck = self.deck[:dealt] + tuple(reversed(d.pile))

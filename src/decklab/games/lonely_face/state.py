@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from itertools import combinations_with_replacement
 from typing import Any
 
 from decklab import cards
@@ -116,19 +117,6 @@ _EMPTY_CELL = "--"
 
 
 # ------------------------------------------------------------------ chance helpers
-def _fast_shuffle(mt: random.Random, items: list[int]) -> None:
-    """Fisher–Yates with 32-bit indices drawn in one C call (``randbytes``).
-
-    Dealing is a large share of a short random playout; this halves its cost. The
-    bias, below 2⁻²⁶ per step, does not matter for a card game.
-    """
-    n = len(items)
-    keys = memoryview(mt.randbytes(4 * n)).cast("I").tolist()
-    for i in range(n - 1, 0, -1):
-        j = (keys[i] * (i + 1)) >> 32
-        items[i], items[j] = items[j], items[i]
-
-
 def _draw_shuffle(rng: Rng) -> list[int]:
     order = list(DECK)
     rng.shuffle(order)
@@ -272,15 +260,12 @@ class LonelyFaceState(GameState):
     def _deal(self) -> None:
         """L1–L3: shuffle the main deck, deal the grid and the hands, draw for the first player.
 
-        For speed the two 52-card shuffles and the start draw use a Mersenne Twister seeded
-        from the game's own generator (one draw of ``self.rng``), so the deal still follows
-        from the game's seed alone (K3).
+        Every shuffle and draw comes from the game's own generator (K3).
         """
         rng = self.rng
-        mt = random.Random(rng.next64())
         n = self.num_players
         main = list(DECK)
-        _fast_shuffle(mt, main)
+        rng.shuffle(main)
         grid = main[:CELLS]
         hands = [main[CELLS + 3 * s : CELLS + 3 * s + 3] for s in range(n)]
         rest = main[CELLS + 3 * n :]
@@ -300,7 +285,7 @@ class LonelyFaceState(GameState):
                 while pos + len(drawing) <= len(order):
                     rnd = {}
                     for s in drawing:
-                        j = pos + mt.randrange(len(order) - pos)
+                        j = pos + rng.below(len(order) - pos)
                         order[pos], order[j] = order[j], order[pos]
                         rnd[s] = order[pos]
                         pos += 1
@@ -312,7 +297,7 @@ class LonelyFaceState(GameState):
                     first = drawing[0]
                     break
             turn_deck = list(DECK)
-            _fast_shuffle(mt, turn_deck)  # the drawn cards go back, the deck is reshuffled (L3)
+            rng.shuffle(turn_deck)  # the drawn cards go back, the deck is reshuffled (L3)
         self._install(
             grid, hands, rest, [[] for _ in range(n)], draws, first, turn_deck, first_roll
         )
@@ -474,6 +459,8 @@ class LonelyFaceState(GameState):
     def export_setup(self) -> dict[str, Any]:
         """The deal: grid (reading order, ``--`` empty), hands, main deck and turn deck first = top."""
         src = self._setup
+        if "hands" not in src:
+            raise ValueError("a determinized sample has no known setup")
         out = dict(src)
         for key in ("grid", "main_deck", "turn_deck"):
             if key in src:
@@ -990,39 +977,33 @@ class LonelyFaceState(GameState):
 
         The other hands keep the cards everyone saw go in (``known``), and the resampled
         cards respect what the L9 end test and passes revealed (``forbid``/``musts``).
-        After 100 failed tries (only with very tight constraints) the seats whose hands
-        are constrained keep their real cards.
+        The sample is a function of what ``seat`` knows and of ``rng`` only: the unseen
+        cards are pooled in sorted order, other hands are laid out known cards first
+        (where a hidden card sits in a hand is hidden too), and when random tries fail
+        (very tight constraints) a complete search over the same public facts decides.
         """
         d = self.clone()
         d._reseed(rng)
         n = self.num_players
         others = [s for s in range(n) if s != seat]
-        slots = {s: self._unseen(s) for s in others}
+        counts = {s: len(self.hands[s]) - len(self.known[s]) for s in others}
         pool = list(self.deck)
         for s in others:
-            pool += [self.hands[s][i] for i in slots[s]]
-        chosen = _sample_hands(pool, others, slots, self.forbid, self.musts, rng)
-        if chosen is None:  # fallback: constrained seats keep their cards
-            keep = {s for s in others if self.forbid[s] or self.musts[s]}
-            kept = {self.hands[s][i] for s in keep for i in slots[s]}
-            free = [c for c in pool if c not in kept]
-            rng.shuffle(free)
-            chosen = {}
-            for s in others:
-                if s in keep:
-                    chosen[s] = [self.hands[s][i] for i in slots[s]]
-                else:
-                    chosen[s] = [free.pop() for _ in slots[s]]
-            rest = free
-        else:
-            used = {c for s in others for c in chosen[s]}
-            rest = [c for c in pool if c not in used]
-            rng.shuffle(rest)
+            pool += [self.hands[s][i] for i in self._unseen(s)]
+        pool.sort()
+        chosen = _sample_hands(pool, others, counts, self.forbid, self.musts, rng)
+        if chosen is None:
+            chosen = _construct_hands(pool, others, counts, self.forbid, self.musts, rng)
+        used = {c for s in others for c in chosen[s]}
+        rest = [c for c in pool if c not in used]
+        rng.shuffle(rest)
         for s in others:
-            for i, c in zip(slots[s], chosen[s], strict=True):
-                d.hands[s][i] = c
+            d.hands[s] = [*self.known[s], *chosen[s]]
         d.deck = rest
+        if self._setup:  # the real deal is not the sample's: keep only its public part
+            d._setup = {k: v for k, v in self._setup.items() if k == "start_draws"}
         if not self.die:
+            d.turn_deck.sort()
             rng.shuffle(d.turn_deck)
             if d._shuffle_at >= 0:  # the history's shuffle line must not keep the real order
                 order = d.turned + d.turn_deck[::-1]
@@ -1136,28 +1117,29 @@ def _tied_highest(rnd: Mapping[int, int]) -> list[int]:
 def _sample_hands(
     pool: list[int],
     others: list[int],
-    slots: Mapping[int, list[int]],
+    counts: Mapping[int, int],
     forbid: list[int],
     musts: list[list[int]],
     rng: random.Random,
 ) -> dict[int, list[int]] | None:
-    """Unseen hand cards for ``others`` from ``pool``, respecting each seat's ``forbid`` mask
-    and ``musts`` masks; None if random tries keep failing (very tight constraints)."""
+    """``counts[s]`` unseen hand cards for each of ``others`` from ``pool`` (sorted), respecting
+    each seat's ``forbid`` mask and ``musts`` masks; None if random tries keep failing (very
+    tight constraints). Every input is public, so the result depends on them and ``rng`` only."""
     if not any(forbid[s] or musts[s] for s in others):
         shuffled = pool.copy()
         rng.shuffle(shuffled)
         out: dict[int, list[int]] = {}
         k = 0
         for s in others:
-            out[s] = shuffled[k : k + len(slots[s])]
-            k += len(slots[s])
+            out[s] = shuffled[k : k + counts[s]]
+            k += counts[s]
         return out
     order = sorted(others, key=lambda s: -(bin(forbid[s]).count("1") + 13 * len(musts[s])))
     for _ in range(100):
         remaining = pool.copy()
         out = {}
         for s in order:
-            k = len(slots[s])
+            k = counts[s]
             allowed = [c for c in remaining if not 1 << c & forbid[s]]
             got = None
             if len(allowed) >= k:
@@ -1173,6 +1155,62 @@ def _sample_hands(
         else:
             return out
     return None
+
+
+def _construct_hands(
+    pool: list[int],
+    others: list[int],
+    counts: Mapping[int, int],
+    forbid: list[int],
+    musts: list[list[int]],
+    rng: random.Random,
+) -> dict[int, list[int]]:
+    """The fallback of :func:`_sample_hands`: a complete search, so it finds hands whenever
+    some fit (the real ones do), from the same public facts and ``rng``.
+
+    Cards that every constraint treats alike form one class; the search chooses how many
+    cards of each class every seat gets (few choices, failures memoised), then deals the
+    cards of each class at random.
+    """
+    masks = [forbid[s] for s in others] + [m for s in others for m in musts[s]]
+    by_key: dict[tuple[bool, ...], list[int]] = {}
+    for c in pool:  # pool is sorted, so classes and their order are too
+        by_key.setdefault(tuple(bool(1 << c & m) for m in masks), []).append(c)
+    groups = list(by_key.values())
+    options: dict[int, list[tuple[int, ...]]] = {}
+    for s in others:
+        ok = [i for i, g in enumerate(groups) if not 1 << g[0] & forbid[s]]
+        opts = [
+            combo
+            for combo in combinations_with_replacement(ok, counts[s])
+            if all(any(1 << groups[i][0] & m for i in combo) for m in musts[s])
+        ]
+        rng.shuffle(opts)
+        options[s] = opts
+    failed: set[tuple[int, tuple[int, ...]]] = set()
+    plan: list[tuple[int, ...]] = []
+
+    def search(pos: int, avail: tuple[int, ...]) -> bool:
+        if pos == len(others):
+            return True
+        if (pos, avail) in failed:
+            return False
+        for combo in options[others[pos]]:
+            left = list(avail)
+            for i in combo:
+                left[i] -= 1
+            if all(left[i] >= 0 for i in combo) and search(pos + 1, tuple(left)):
+                plan.append(combo)
+                return True
+        failed.add((pos, avail))
+        return False
+
+    if not search(0, tuple(len(g) for g in groups)):
+        raise AssertionError("no hands fit what the table learnt (the real ones should)")
+    plan.reverse()
+    for g in groups:
+        rng.shuffle(g)
+    return {s: [groups[i].pop() for i in combo] for s, combo in zip(others, plan, strict=True)}
 
 
 def _card_list(raw: Any, label: str, allow_empty: bool = False) -> list[int]:

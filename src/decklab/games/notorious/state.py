@@ -64,30 +64,11 @@ def _deck_size(n: int) -> int:
 
 _DECKS = (cards.deck(), cards.deck() * 2)
 _SORTED_DECKS = (sorted(_DECKS[0]), sorted(_DECKS[1]))
-_MASK = (1 << 64) - 1
 
 
 def _full_deck(n: int) -> list[int]:
     """A fresh copy of the deck(s) for ``n`` players, in the fixed order of cards.deck()."""
     return _DECKS[_decks(n) - 1].copy()
-
-
-def _shuffle(rng: Rng, items: list[int]) -> None:
-    """Shuffle in place with a few 64-bit draws of ``rng`` (K3: the result is recorded).
-
-    A match shuffles five times, so this is on the playout hot path. Instead of
-    one draw per card (Rng.shuffle), the draws are joined into one big integer X,
-    uniform below 2^(64k) with 64k at least log2(size!) + 150, and the swap
-    indices of Fisher–Yates are the digits of X in the factorial number system:
-    a uniform permutation to within 2^-150, at about half the cost.
-    """
-    size = len(items)
-    x = 0
-    for _ in range((size * 6) // 64 + 3):
-        x = (x << 64) | rng.next64()
-    for i in range(size - 1, 0, -1):
-        x, j = divmod(x, i + 1)
-        items[i], items[j] = items[j], items[i]
 
 
 def _check_hand_size(value: int, n: int) -> str | None:
@@ -210,6 +191,11 @@ class NotoriousState(GameState):
     _n2: int
     _first_lead: int
     _first_deck: list[int]
+    _past_decks: dict[tuple[int, int], tuple[Past, object, list[int], int]]
+    """Per (seat, id of a finished game's entry in ``past``): that entry, the deck as
+    written when it was cached (the object), the deck that determinize writes for it, and
+    where it is written (-1: the setup, else its shuffle line's history index). Shared by
+    clones: a hit needs the very same entry and written deck, so it stays true."""
 
     # ------------------------------------------------------------- set-up
     def _init_fields(self) -> None:
@@ -229,13 +215,14 @@ class NotoriousState(GameState):
         self.past = []
         self._first_lead = 0
         self._first_deck = []
+        self._past_decks = {}
 
     def _deal(self) -> None:
         """Lead-off drawn at random unless the options name one (N8), then a shuffled deck (N2)."""
         opt = self.options["lead_off"]
         lead = self.rng.below(self.num_players) if opt is None else int(opt[1:]) - 1
         deck = _full_deck(self.num_players)
-        _shuffle(self.rng, deck)
+        self.rng.shuffle(deck)
         self._first_lead = lead
         self._first_deck = deck
         self._start_game(lead, deck)
@@ -352,6 +339,7 @@ class NotoriousState(GameState):
         c._n2 = self._n2
         c._first_lead = self._first_lead
         c._first_deck = self._first_deck  # never mutated
+        c._past_decks = self._past_decks  # shared cache, see its docstring
         return c
 
     # -------------------------------------------------------------- turns
@@ -524,7 +512,7 @@ class NotoriousState(GameState):
 
     def _draw_deck(self, rng: Rng) -> list[int]:
         deck = _full_deck(self.num_players)
-        _shuffle(rng, deck)
+        rng.shuffle(deck)
         return deck
 
     def _parse_deck(self, text: str) -> list[int]:
@@ -770,7 +758,12 @@ class NotoriousState(GameState):
     # ------------------------------------------------------ hidden information
     def determinize(self, seat: int, rng: random.Random) -> NotoriousState:
         """Resample other seats' hands, their unrevealed face-down cards, a pack card
-        another seat drew, and the pack order, all from the cards ``seat`` has not seen."""
+        another seat drew, and the pack order, all from the cards ``seat`` has not seen.
+
+        The sample is a function of what ``seat`` knows and of ``rng`` only: the unseen
+        cards are pooled in sorted order before the shuffle, and every deal written in the
+        sample (setup, shuffle lines) is rebuilt from the sample and the public facts.
+        """
         d = self.clone()
         d._reseed(rng)
         n = self.num_players
@@ -787,6 +780,8 @@ class NotoriousState(GameState):
         if other_draw:
             pool.append(self.drawn)
         pool += self.pack
+        # Sorted first: the sample must not depend on where the unseen cards really are.
+        pool.sort()
         rng.shuffle(pool)
         i = 0
         for s in range(n):
@@ -810,9 +805,80 @@ class NotoriousState(GameState):
             i += 1
         d.pack = pool[i:]
         d._legal = None
-        if self.game > 1:  # the current game's shuffle line must agree with the new cards
-            d.history[self._game_start - 1] = (CHANCE, "shuffle " + _format_deck(d._deck_now()))
+        # The deals as written (the first in the setup, later ones in the history's
+        # shuffle lines) must agree with the new cards and say no more than ``seat``
+        # knows: the current game's deck is rebuilt from the sample, finished games'
+        # decks from what was revealed in them (see _past_deck).
+        now = d._deck_now()
+        if self.game == 1:
+            d._first_deck = now
+        else:
+            d.history[self._game_start - 1] = (CHANCE, "shuffle " + _format_deck(now))
+            for g in range(self.game - 1):
+                deck, at = self._past_deck(seat, g)
+                if at < 0:
+                    d._first_deck = deck
+                else:
+                    d.history[at] = (CHANCE, "shuffle " + _format_deck(deck))
         return d
+
+    def _past_deck(self, seat: int, g: int) -> tuple[list[int], int]:
+        """For finished game ``g`` (0-based): a deck (top first) that deals what was revealed
+        in it and ``seat``'s own hand as dealt, with every card ``seat`` never saw (other
+        seats' unplayed cards, the pack) in sorted order, and where the deck is written
+        (-1 for the setup, else the index of its shuffle line in the history).
+
+        Those cards cannot matter any more, so they are not resampled but written in a
+        fixed order, a function of what ``seat`` knows only, and cached.
+        """
+        entry = self.past[g]
+        key = (seat, id(entry))
+        hit = self._past_decks.get(key)
+        if hit is not None and hit[0] is entry:
+            at = hit[3]
+            if (self._first_deck if at < 0 else self.history[at][1]) is hit[1]:
+                return hit[2], at
+        source: object
+        if g == 0:
+            at = -1
+            source = true = self._first_deck
+        else:
+            at = [i for i, (actor, _) in enumerate(self.history) if actor == CHANCE][g - 1]
+            source = self.history[at][1]
+            true = [_CARD_BY_TEXT[w] for w in self.history[at][1].split()[1:]]
+        lead, plays, gives = entry[0], entry[1], entry[2]
+        n = self.num_players
+        size = n * self.hand_size
+        order = self._tbl.orders[lead]
+        dealt: list[list[int]] = [[] for _ in range(n)]
+        for k, a in enumerate(plays):
+            dealt[order[k % n]].append(a >> 5)
+        drawn: list[int] = []
+        for by, card, _to, from_pack in gives:
+            (drawn if from_pack else dealt[by]).append(card)
+        own = [true[i] for i in range((seat - lead) % n, size, n)]
+        for c in dealt[seat]:
+            own.remove(c)
+        own.sort()
+        dealt[seat] += own
+        counts = [0] * 64
+        for c in _DECKS[_decks(n) - 1]:
+            counts[c] += 1
+        for hand in dealt:
+            for c in hand:
+                counts[c] -= 1
+        for c in drawn:
+            counts[c] -= 1
+        unseen = [c for c in range(64) for _ in range(counts[c])]  # sorted
+        i = 0
+        for s in order:
+            if s != seat:
+                k = self.hand_size - len(dealt[s])
+                dealt[s] += unseen[i : i + k]
+                i += k
+        deck = [dealt[order[j % n]][j // n] for j in range(size)] + drawn + unseen[i:]
+        self._past_decks[key] = (entry, source, deck, at)
+        return deck, at
 
     def _deck_now(self) -> list[int]:
         """A deck order (top first) that deals this game's cards as they are now."""
