@@ -45,5 +45,5 @@ def test_example_records_in_the_notation_replay(game: str) -> None:
     full = [json.loads(b) for b in blocks if '"game"' in b and '"seats"' in b]
     assert full, f"docs/notation/{game}.md has no complete example record"
     for record in full:
-        state, applied = records.replay(record)
+        _state, applied = records.replay(record)
         assert applied == sum(1 for a in record.get("actions", []) if not a.startswith("chance "))
