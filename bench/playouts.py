@@ -1,6 +1,6 @@
 """Random-playout speed of every game, against OpenSpiel peers measured in the same run.
 
-    python bench/playouts.py [--seconds 3] [--games cabin,corporation] [--json]
+    python bench/playouts.py [--seconds 5] [--rounds 5] [--games cabin,corporation] [--json]
 
 Every engine is driven by the same kind of Python loop: ask for the legal
 actions, pick one uniformly, apply it. A *decision* is one seat choosing one
@@ -24,16 +24,33 @@ from rich.table import Table
 from decklab.engine.registry import game_names, get_game
 
 
-def _time_loop(play_one: Callable[[random.Random], int], seconds: float) -> tuple[float, float]:
-    rng = random.Random(0)
-    decisions = games = 0
-    start = time.perf_counter()
-    while True:
-        decisions += play_one(rng)
-        games += 1
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return decisions / elapsed, games / elapsed
+class _Meter:
+    """Accumulates decisions, games and time of one engine over several slices.
+
+    Engines are timed in interleaved slices (peer, game, peer, game …) so that a
+    change of load on a shared machine hits all of them alike and the ratios,
+    which are what we report, stay meaningful.
+    """
+
+    def __init__(self, play_one: Callable[[random.Random], int]) -> None:
+        self.play_one = play_one
+        self.rng = random.Random(0)
+        self.decisions = 0
+        self.games = 0
+        self.elapsed = 0.0
+
+    def run(self, seconds: float) -> None:
+        start = time.perf_counter()
+        while True:
+            self.decisions += self.play_one(self.rng)
+            self.games += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= seconds:
+                self.elapsed += elapsed
+                return
+
+    def rates(self) -> tuple[float, float]:
+        return self.decisions / self.elapsed, self.games / self.elapsed
 
 
 def decklab_loop(name: str, players: int | None) -> Callable[[random.Random], int]:
@@ -87,13 +104,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--seconds", type=float, default=3.0, help="time per engine")
+    parser.add_argument(
+        "--seconds", type=float, default=5.0, help="time per engine, all slices together"
+    )
     parser.add_argument(
         "--games", default=",".join(game_names()), help="comma-separated game names"
     )
     parser.add_argument(
         "--players", type=int, default=None, help="player count (default: each game's)"
     )
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved slices per engine")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
 
@@ -101,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
         "OpenSpiel goofspiel(8 cards, 4p) C++": openspiel_loop("goofspiel(num_cards=8,players=4)"),
         "OpenSpiel python_kuhn_poker": openspiel_loop("python_kuhn_poker"),
     }
-    results: dict[str, dict[str, float]] = {}
+    meters: dict[str, _Meter] = {}
     for label, loop in peers.items():
         if loop is None:
             print(
@@ -109,20 +129,23 @@ def main(argv: list[str] | None = None) -> int:
                 file=sys.stderr,
             )
             return 2
-        dps, gps = _time_loop(loop, args.seconds)
-        results[label] = {"decisions_per_s": dps, "games_per_s": gps}
-    goof = results["OpenSpiel goofspiel(8 cards, 4p) C++"]["decisions_per_s"]
-    kuhn = results["OpenSpiel python_kuhn_poker"]["decisions_per_s"]
+        meters[label] = _Meter(loop)
     for name in args.games.split(","):
-        cls = get_game(name)
-        players = args.players or cls.info.default_players
-        dps, gps = _time_loop(decklab_loop(name, players), args.seconds)
-        results[f"{name} ({players}p)"] = {
-            "decisions_per_s": dps,
-            "games_per_s": gps,
-            "vs_goofspiel": dps / goof,
-            "vs_python_kuhn": dps / kuhn,
-        }
+        players = args.players or get_game(name).info.default_players
+        meters[f"{name} ({players}p)"] = _Meter(decklab_loop(name, players))
+    for _ in range(args.rounds):
+        for meter in meters.values():
+            meter.run(args.seconds / args.rounds)
+    goof_label, kuhn_label = peers
+    goof = meters[goof_label].rates()[0]
+    kuhn = meters[kuhn_label].rates()[0]
+    results: dict[str, dict[str, float]] = {}
+    for label, meter in meters.items():
+        dps, gps = meter.rates()
+        results[label] = {"decisions_per_s": dps, "games_per_s": gps}
+        if label not in peers:
+            results[label]["vs_goofspiel"] = dps / goof
+            results[label]["vs_python_kuhn"] = dps / kuhn
     if args.json:
         print(json.dumps(results, indent=2))
         return 0
