@@ -239,3 +239,13 @@ def test_parse_accepts_ace_and_bare_values() -> None:
     assert state.parse_action(0, "3") == 3
     with pytest.raises(IllegalAction, match="1 to 4"):
         state.parse_action(0, "play 9")
+
+
+def test_P2_undo_is_allowed_within_a_round_but_never_across_a_reveal() -> None:
+    state = CorporationState.new(4)
+    state.apply(0, 2)
+    state.apply(1, 3)
+    assert state.undo_barrier(0) == 0  # p1's choice is still face down: it may be taken back
+    state.apply(2, 1)
+    state.apply(3, 4)  # the reveal
+    assert state.undo_barrier(0) == 4  # the revealed round is out of reach

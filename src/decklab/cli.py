@@ -184,7 +184,8 @@ def play(
         str | None, typer.Argument(help="the game (omit to choose from a menu)")
     ] = None,
     players: Annotated[
-        str | None, typer.Option("--players", "-p", help="who sits where, e.g. human,random,random")
+        str | None,
+        typer.Option("--players", "-p", help="who sits where, e.g. human,ismcts,greedy"),
     ] = None,
     seed: SeedArg = None,
     deal_number: DealArg = None,
@@ -194,14 +195,77 @@ def play(
     ] = None,
     save: Annotated[Path | None, typer.Option("--save", help="where to save the record")] = None,
     plain: Annotated[
-        bool, typer.Option("--plain", help="line mode (screen readers, pipes)")
-    ] = True,
+        bool,
+        typer.Option(
+            "--plain", help="line mode (screen readers, pipes); used anyway without a terminal"
+        ),
+    ] = False,
 ) -> None:
-    """Play a game in the terminal against bots, or hot-seat with friends."""
+    """Play a game in the terminal against bots, or hot-seat with friends.
+
+    In a terminal this opens the card table (Textual); with --plain, or when input
+    or output is not a terminal, it plays in line mode.
+    """
+    specs = [p.strip() for p in players.split(",")] if players else None
+    chosen_seed = _seed(seed, deal_number)
+    if not plain and sys.stdin.isatty() and sys.stdout.isatty():
+        _play_table(game, specs, chosen_seed, option, record_file, save)
+    else:
+        _play_plain(game, specs, chosen_seed, option, record_file, save)
+
+
+def _play_table(
+    game: str | None,
+    specs: list[str] | None,
+    seed: int | None,
+    option: list[str] | None,
+    record_file: Path | None,
+    save: Path | None,
+) -> None:
+    """The Textual table: straight into a game, a saved game, or the menu of games."""
+    from decklab.bots import AgentSpecError
+    from decklab.play.tui import PlayApp, Session
+
+    options = parse_option_pairs(option)
+    session: Session | None = None
+    try:
+        if record_file is not None:
+            record = records.load(record_file)
+            session = Session.resume(record, specs, save_path=save or record_file)
+        elif game is not None:
+            session = Session.new(
+                _game_class(game), specs, options=options, seed=seed, save_path=save
+            )
+    except (RecordError, OptionError, AgentSpecError) as exc:
+        raise _fail(str(exc)) from None
+
+    def from_menu(name: str, count: int) -> Session:
+        return Session.new(get_game(name), players=count, seed=seed, save_path=save)
+
+    if session is not None and session.state.num_players != len(session.specs):
+        raise _fail(
+            f"--players names {len(session.specs)} seats, the game has {session.state.num_players}"
+        )
+    saved = PlayApp(session, rules=rules_text, new_session=from_menu).run()
+    if saved:
+        print(f"Saved the game to {saved}")
+
+
+def _play_plain(
+    game: str | None,
+    specs: list[str] | None,
+    seed: int | None,
+    option: list[str] | None,
+    record_file: Path | None,
+    save: Path | None,
+) -> None:
+    """Line mode: numbered legal actions, typed answers; the same game, readable anywhere."""
     from decklab.bots import AgentSpecError, make_agent
     from decklab.play.plain import PlainGame
     from decklab.play.storage import default_record_path
+    from decklab.play.tui.session import deal_of
 
+    deal = seed
     if game is None and record_file is None:
         game = _choose_game()
     if record_file is not None:
@@ -211,13 +275,13 @@ def play(
         except RecordError as exc:
             raise _fail(str(exc)) from None
         cls = type(state)
+        deal = deal_of(record)
     else:
         assert game is not None
         cls = _game_class(game)
-    specs = [p.strip() for p in players.split(",")] if players else None
     if record_file is None:
         count = len(specs) if specs else None
-        state = _new_state(cls, count, option, _seed(seed, deal_number))
+        state = _new_state(cls, count, option, seed)
     n = state.num_players
     if specs is None:
         specs = ["human"] + ["random"] * (n - 1)
@@ -243,8 +307,54 @@ def play(
         save_path=save or record_file or default_record_path(cls.info.name),
         players={seat_name(i): s for i, s in enumerate(specs)},
         rules_text=rules_text(cls),
+        deal=deal,
     )
     session.run()
+
+
+@app.command()
+def stats(
+    game: Annotated[
+        str | None, typer.Argument(help="a solo game (default: every solo game)")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
+) -> None:
+    """Your solo statistics (the Cabin): games, perfect games, scores, streaks, per deal."""
+    from decklab.play.stats import solo_games, stats_path, summary
+
+    names = solo_games() if game is None else [_game_class(game).info.name]
+    results = {name: summary(name) for name in names}
+    if as_json:
+        print(json.dumps({name: s.to_json() for name, s in results.items()}))
+        return
+    for name, s in results.items():
+        info = get_game(name).info
+        if not s.games:
+            console.print(f"{info.title}: no finished games yet.")
+            continue
+        overview = Table(title=f"{info.title} — your games", show_header=False)
+        overview.add_column("", style="bold")
+        overview.add_column("", justify="right")
+        overview.add_row("games", str(s.games))
+        overview.add_row("perfect games", f"{s.perfect} ({s.perfect / s.games:.0%})")
+        overview.add_row(f"average ({info.score_unit})", f"{s.average:.2f}")
+        overview.add_row(f"best ({info.score_unit})", f"{s.best:g}")
+        overview.add_row("perfect streak now", str(s.current_streak))
+        overview.add_row("longest perfect streak", str(s.longest_streak))
+        console.print(overview)
+        deals = Table(title="by deal")
+        for column in ("deal", "games", "perfect", "best", "average"):
+            deals.add_column(column, justify="right")
+        for d in s.deals:
+            deals.add_row(
+                "—" if d.deal is None else str(d.deal),
+                str(d.games),
+                str(d.perfect),
+                f"{d.best:g}",
+                f"{d.average:.2f}",
+            )
+        console.print(deals)
+    err.print(f"[dim]kept in {stats_path()}[/dim]", highlight=False)
 
 
 def _read_line() -> str | None:

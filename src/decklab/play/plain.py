@@ -38,6 +38,8 @@ class PlainGame:
     players: dict[str, str] = field(default_factory=dict)
     rules_text: str = ""
     log: list[str] = field(default_factory=list)
+    deal: int | None = None
+    """The deal number (seed) when known, for the solo statistics."""
 
     @property
     def humans(self) -> list[int]:
@@ -53,6 +55,7 @@ class PlainGame:
 
     def run(self) -> GameState:
         last_human: int | None = None
+        was_over = self.state.is_terminal()
         try:
             while not self.state.is_terminal():
                 seat = self.state.to_act()[0]
@@ -80,7 +83,20 @@ class PlainGame:
         winners = ", ".join(result["winners"]) or "nobody"
         self.say(f"Game over. Scores: {scores}. Winner(s): {winners}.")
         self.save()
+        if not was_over:
+            self._keep_stats()
         return self.state
+
+    def _keep_stats(self) -> None:
+        """A finished solo game goes into the statistics (``decklab stats``)."""
+        import sqlite3
+
+        from decklab.play.stats import record_game
+
+        try:
+            record_game(self.state, self.deal)
+        except (sqlite3.Error, OSError) as exc:
+            self.say(f"(Could not keep statistics: {exc})")
 
     def _hand_over(self, seat: int) -> None:
         """Hot seat: hide the table until the next player is ready."""

@@ -306,6 +306,11 @@ class CorporationState(GameState):
         ]
         return d
 
+    def undo_barrier(self, seat: int) -> int:
+        """Within a round nothing is revealed (choices are face down, P2), so a seat may
+        take back its choice until the round is revealed; never across a reveal."""
+        return self._round_start
+
     def redact_history_entry(self, index: int, actor: int, text: str, viewer: Viewer) -> str:
         if (
             index >= self._round_start

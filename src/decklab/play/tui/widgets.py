@@ -1,0 +1,105 @@
+"""The card table as a Textual widget: any game's :class:`~decklab.engine.layout.Table`.
+
+Nothing here knows a game. The table is drawn on one canvas
+(:func:`decklab.play.tui.draw.draw_table`): rows of framed zones, wrapped to the
+width of the terminal. A click is mapped back through the drawing to the key
+of the card (or else the zone) under the pointer and comes out as
+:class:`Picked`. One widget for the whole table keeps each redraw to a single
+render, which matters on a slow machine when bots move quickly.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.message import Message
+from textual.widget import Widget
+
+from decklab.engine.layout import Table
+from decklab.play.tui.draw import Drawing, draw_table
+
+
+class Picked(Message):
+    """A card or a zone with a key was clicked."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__()
+        self.key = key
+
+
+class TableCanvas(Widget):
+    """The drawn table; its size is the drawing's."""
+
+    DEFAULT_CSS = """
+    TableCanvas { width: auto; height: auto; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.drawing = Drawing([Text("")])
+
+    def set_drawing(self, drawing: Drawing) -> None:
+        resized = (drawing.width, drawing.height) != (self.drawing.width, self.drawing.height)
+        self.drawing = drawing
+        self.refresh(layout=resized)
+
+    def render(self) -> Text:
+        return self.drawing.text()
+
+    def get_content_width(self, container: object, viewport: object) -> int:
+        return self.drawing.width
+
+    def get_content_height(self, container: object, viewport: object, width: int) -> int:
+        return self.drawing.height
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        key = self.drawing.key_at(offset.x, offset.y)
+        if key:
+            event.stop()
+            self.post_message(Picked(key))
+
+
+class TableView(VerticalScroll):
+    """The whole table, scrolled when it is taller than the screen. :meth:`show` draws it."""
+
+    DEFAULT_CSS = """
+    TableView { padding: 0 1; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.table: Table | None = None
+        self.playable: set[str] = set()
+        self.selected: set[str] = set()
+        self.canvas = TableCanvas()
+        self._width = 0
+
+    def compose(self) -> ComposeResult:
+        yield self.canvas
+
+    @property
+    def drawing(self) -> Drawing:
+        return self.canvas.drawing
+
+    def show(self, table: Table, playable: set[str], selected: set[str]) -> None:
+        self.table, self.playable, self.selected = table, set(playable), set(selected)
+        self._redraw()
+
+    def _available(self) -> int:
+        width = self.scrollable_content_region.width or max(40, self.app.size.width - 46)
+        return max(30, width - 1)
+
+    def _redraw(self) -> None:
+        if self.table is None:
+            return
+        self._width = self._available()
+        self.canvas.set_drawing(draw_table(self.table, self._width, self.playable, self.selected))
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self.table is not None and self._available() != self._width:
+            self._redraw()
