@@ -174,3 +174,23 @@ def test_play_menu_chooses_a_game(tmp_path: Path) -> None:
     )
     assert "Choose a game" in result.output and "Type a number" in result.output
     assert "Saved the game" in result.output
+
+
+ALL_RECORDS = sorted(RECORDS.glob("*.json"))
+
+
+@pytest.mark.parametrize("path", ALL_RECORDS, ids=[p.stem for p in ALL_RECORDS])
+def test_every_hand_written_record_replays_or_fails_cleanly(path: Path) -> None:
+    """Records named *illegal* must stop with status 2 and the reason; the rest replay."""
+    result = runner.invoke(app, ["replay", str(path), "--json"])
+    out = json.loads(result.output)
+    if "illegal" in path.stem:
+        assert result.exit_code == 2
+        assert set(out["error"]) == {"index", "action", "reason"}
+        assert out["error"]["reason"] and isinstance(out["error"]["index"], int)
+        text = runner.invoke(app, ["replay", str(path)])
+        assert text.exit_code == 2 and "Traceback" not in text.output
+    else:
+        assert result.exit_code == 0, result.output
+        assert out["game"] == json.loads(path.read_text(encoding="utf-8"))["game"]
+        assert set(out["scores"]) == set(json.loads(path.read_text(encoding="utf-8"))["seats"])
