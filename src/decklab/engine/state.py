@@ -65,6 +65,11 @@ def normalize_action_text(text: str) -> str:
     return " ".join(out)
 
 
+def _plain_number(value: float) -> float:
+    """Whole scores print as whole numbers (``9``, not ``9.0``) in records and JSON."""
+    return int(value) if float(value).is_integer() else value
+
+
 class GameState(ABC):
     """Base of every game's state. See the module docstring for the contract."""
 
@@ -304,7 +309,7 @@ class GameState(ABC):
         """Scores by seat name and the winners, JSON-ready."""
         return {
             "terminal": self.is_terminal(),
-            "scores": {seat_name(i): v for i, v in enumerate(self.scores())},
+            "scores": {seat_name(i): _plain_number(v) for i, v in enumerate(self.scores())},
             "winners": [seat_name(i) for i in self.winners()],
         }
 
