@@ -297,7 +297,7 @@ def _play_plain(
             )
     except AgentSpecError as exc:
         raise _fail(str(exc)) from None
-    if all(a is None for a in agents) is False and not any(a is None for a in agents):
+    if not any(a is None for a in agents):
         err.print("no human seat: the bots play it out")
     session = PlainGame(
         state=state,
