@@ -1,0 +1,785 @@
+"""The clairvoyant solver of The Cabin by the Sea: the fewest squid points a deal allows.
+
+It reads the true state, every hidden card included, so it is an *analysis* tool
+(the bound a fair player is measured against, and the inner loop of the fair
+``expert`` bot on sampled deals), never an opponent by itself.
+
+The search is an exact depth-first branch-and-bound over *turns*: one node is the
+start of a turn (a sea card turned, or the sea empty and a pile to take from),
+one move is a whole turn (build the sea card; or anchor it, take a card and
+place it; or take and place). What makes it exact at a few deals a second:
+
+* **Canonical positions.** The future depends on the piles (indices into the
+  deal, the deep sea and the dumped cards as bit sets of sea positions, since
+  they are only ever pushed in sea order) and on the stacks only through which
+  remaining cards each stack still accepts. A stack's top is replaced by the
+  highest *remaining* card of its suit at or below it (same cards accepted), a
+  stack that accepts nothing more is "dead" whatever its suit, and stack order
+  is forgotten. A transposition table keyed on that holds exact values and
+  lower bounds.
+* **Dominance.** Of the stacks that take a card, only the tightest (highest
+  top) need be tried, besides a new stack: a lower top accepts everything a
+  higher one does, and with the same number of stacks a position whose tops are
+  pointwise no higher is never worse, even with forced builds. Once all stacks
+  exist and the sea is empty, a pile top that fits nowhere is taken at once
+  (it is lost whenever it is taken), and so is one that fits its tightest stack
+  with no remaining card of its suit in between (building it costs nothing).
+  These two are *not* used while a new stack can be started: a forced build
+  into a free slot can hurt, so an extra free slot is not always better.
+* **Admissible bound: a relaxation solved exactly.** Per suit and per pile, the
+  pile's cards of that suit must climb the suit's stacks in the pile's own order
+  (sea cards may also be anchored: they then come back last-first, before the
+  deep sea's own cards), and the free slots are shared out among the suits at
+  best. Any real line, cut down to one pile and one suit, is a line of that
+  relaxed game, so its losses bound the real ones from below. The relaxed games
+  are tiny and memoised across positions and deals.
+* **Bound-driven deepening.** A beam search gives a good line (the upper bound);
+  then the search asks "is a score of at most L possible?" for L rising from the
+  root's bound until it is answered yes or L meets the beam's score. Failed
+  questions leave lower bounds in the table, so each round prunes harder.
+
+What it does not capture is time across piles (a card deep in the cabin cannot
+come before the sea cards turned while it is dug out), which is where the
+remaining search effort goes; a node limit turns the answer into the best line
+found with ``exact=False``.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+
+from decklab.games.cabin.state import (
+    _HIGH,
+    _POINTS,
+    ANCHOR,
+    ANCHOR_BEACH,
+    ANCHOR_CABIN,
+    DUMP,
+    NEW,
+    PLACE,
+    SEA,
+    TAKE_BEACH,
+    TAKE_CABIN,
+    TAKE_DEEP,
+    CabinState,
+)
+
+# ------------------------------------------------------------ bit tables
+# A remaining card is one bit at ``_HIGH[card]`` (suit << 4 | rank, an ace at 14),
+# so "cards of suit s that a stack with top key k accepts" is a shift and a mask.
+_SUIT_BITS = [sum(1 << (s << 4 | r) for r in range(2, 15)) for s in range(4)]
+_DOUBLE_BITS = sum(1 << (s << 4 | r) for s in range(4) for r in (11, 12, 13, 14))
+"""Bits of the cards worth 2 squid points (face cards and aces, C5)."""
+_DEAD = -1
+"""Canonical key of a stack that accepts no remaining card (its suit no longer matters)."""
+
+# Turn kinds (what is done with the sea card or which pile is taken from) …
+K_BUILD, K_CABIN, K_BEACH, K_DUMP, K_SINK, K_DEEP, K_TBEACH, K_TCABIN, K_PLACE = range(9)
+# … and where the card taken or built goes.
+P_TIGHT, P_NEW, P_LOST, P_NONE = range(4)
+_INF = 1 << 20
+
+
+def _cost(mask: int) -> int:
+    """Squid points of the cards in a bit set."""
+    return mask.bit_count() + (mask & _DOUBLE_BITS).bit_count()
+
+
+class SearchLimit(Exception):
+    """The node budget ran out (the search is then not exact)."""
+
+
+@dataclass
+class Solution:
+    """The best result the solver found from a position.
+
+    ``score`` counts the squid points already lost; ``actions`` is the line of
+    action ints from the position that reaches it; ``exact`` is False only when a
+    node limit stopped the search (``score`` is then the best line found, an
+    upper bound, and ``lower`` what was proven).
+    """
+
+    score: int
+    actions: list[int]
+    nodes: int
+    exact: bool = True
+    lower: int = 0
+
+
+# ------------------------------------------------------------ the relaxation
+# The lower bound solves, exactly, a relaxed game per suit and per pile: each pile's
+# cards of one suit must go up the stacks of that suit in the pile's own order, but
+# the piles no longer wait for each other, and cards of other suits cost nothing.
+# Every real line restricted to one pile and one suit is a line of that relaxed game
+# (the stacks are only lower there, since the other piles' cards are missing), so
+# its losses are a lower bound, and they add up over piles; the free slots are then
+# shared out among the suits. Ranks here: 2..13 as such, an ace 1 (it may start a
+# stack low or close one high), a stack top 0 for a fresh stack.
+
+_RANK_POINTS = [2] + [2] + [1] * 9 + [2, 2, 2, 2]
+"""Squid points by rank 0..14 (an ace is 1 or 14), C5."""
+
+_PILE_MEMO: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+_SEA_MEMO: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]], int] = {}
+_MEMO_CAP = 400_000
+"""The relaxation memos are shared by every deal (the same small sequences recur); past
+this many entries they are cleared so that memory stays bounded."""
+
+
+def _place(x: int, tops: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The stack tops after card rank ``x`` goes up a stack: on the tightest one (the
+    highest top below it), and for an ace also low on a fresh stack."""
+    out = []
+    if x == 1:
+        best = -1
+        for t in tops:
+            if best < t < 14:
+                best = t
+        if best >= 0:
+            lst = list(tops)
+            lst.remove(best)
+            lst.append(14)
+            lst.sort()
+            out.append(tuple(lst))
+        if tops and tops[0] == 0:
+            lst = [1, *tops[1:]]
+            lst.sort()
+            out.append(tuple(lst))
+    else:
+        best = -1
+        for t in tops:
+            if best < t < x:
+                best = t
+        if best >= 0:
+            lst = list(tops)
+            lst.remove(best)
+            lst.append(x)
+            lst.sort()
+            out.append(tuple(lst))
+    return out
+
+
+def pile_loss(seq: tuple[int, ...], tops: tuple[int, ...]) -> int:
+    """Fewest points lost when the ranks ``seq`` come in this order onto stacks with
+    ``tops`` (sorted), each either built on the tightest stack or lost."""
+    if not seq:
+        return 0
+    key = (seq, tops)
+    got = _PILE_MEMO.get(key)
+    if got is not None:
+        return got
+    rest = seq[1:]
+    best = _RANK_POINTS[seq[0]] + pile_loss(rest, tops)
+    for after in _place(seq[0], tops):
+        if best == 0:
+            break
+        v = pile_loss(rest, after)
+        if v < best:
+            best = v
+    _PILE_MEMO[key] = best
+    return best
+
+
+def sea_loss(
+    sea: tuple[int, ...], later: tuple[int, ...], deep: tuple[int, ...], tops: tuple[int, ...]
+) -> int:
+    """Fewest points lost from the sea's and the deep sea's cards of one suit: each sea
+    card is built as it comes or anchored; anchored ones come back, last first, before
+    the deep sea's own cards (``later`` holds those anchored so far, last first)."""
+    if not sea:
+        return pile_loss(later + deep, tops)
+    key = (sea, later, deep, tops)
+    got = _SEA_MEMO.get(key)
+    if got is not None:
+        return got
+    x = sea[0]
+    rest = sea[1:]
+    best = sea_loss(rest, (x, *later), deep, tops)
+    if best:
+        for after in _place(x, tops):
+            v = sea_loss(rest, later, deep, after)
+            if v < best:
+                best = v
+                if not v:
+                    break
+    _SEA_MEMO[key] = best
+    return best
+
+
+def _by_suit(pile: tuple[int, ...] | list[int]) -> tuple[tuple[int, ...], ...]:
+    """A pile's ranks split by suit, in the pile's order (an ace as 1)."""
+    out: list[list[int]] = [[], [], [], []]
+    for c in pile:
+        out[c >> 4].append(c & 15)
+    return tuple(tuple(x) for x in out)
+
+
+Node = tuple[int, int, int, int, int, int, tuple[int, ...], int]
+"""A turn start: sea index, cabin index, beach index, dumped-cards set, base deep count,
+anchored set, canonical stack tops (sorted), remaining cards."""
+Key = tuple[int, int, int, int, int, int, tuple[int, ...]]
+"""A node without its remaining cards (which the rest determines): the table's key."""
+
+
+class Search:
+    """One deal's piles as seen from a root position, with its transposition table.
+
+    Piles are tuples in the order the cards come off: ``sea`` (the turned card
+    first), ``cabin`` and ``beach`` top first, ``deep`` bottom first (the cards
+    already there at the root). Cards anchored or dumped later are bit sets of
+    sea positions.
+    """
+
+    def __init__(
+        self,
+        sea: tuple[int, ...],
+        cabin: tuple[int, ...],
+        beach: tuple[int, ...],
+        deep: tuple[int, ...],
+        max_stacks: int,
+        beach_dump: bool,
+        node_limit: int | None = None,
+    ) -> None:
+        self.sea = sea
+        self.cabin = cabin
+        self.beach = beach
+        self.deep = deep
+        self.max_stacks = max_stacks
+        self.beach_dump = beach_dump
+        self.table: dict[Key, tuple[int, int]] = {}
+        """Key → (value or lower bound, best move code; -1 when only a lower bound)."""
+        self.nodes = 0
+        self.limit = node_limit if node_limit is not None else _INF * _INF
+        # one suit's cards of a pile, as a small int (cheap to hash) standing for the ranks
+        self._seqs: list[tuple[int, ...]] = []
+        self._seq_ids: dict[tuple[int, ...], int] = {}
+        # filled on demand: a sampled deal in the expert may need only a few of them
+        self._cabin_ids: list[tuple[int, ...] | None] = [None] * (len(cabin) + 1)
+        self._beach_ids: list[tuple[int, ...] | None] = [None] * (len(beach) + 1)
+        self._sea_ids: list[tuple[int, ...] | None] = [None] * (len(sea) + 1)
+        self._deep_ids: dict[tuple[int, int], tuple[int, ...]] = {}
+        self._rows: dict[tuple[int, int, int, int, int], list[int]] = {}
+        if len(_PILE_MEMO) > _MEMO_CAP:
+            _PILE_MEMO.clear()
+        if len(_SEA_MEMO) > _MEMO_CAP:
+            _SEA_MEMO.clear()
+
+    # ---------------------------------------------------------- positions
+    @classmethod
+    def from_state(cls, state: CabinState, node_limit: int | None = None) -> Search:
+        """The piles of ``state`` (true cards: this is where clairvoyance comes in)."""
+        sea = state.sea[::-1]
+        if state.phase == SEA:
+            sea.insert(0, state.pending)
+        return cls(
+            tuple(sea),
+            tuple(state.cabin[::-1]),
+            tuple(state.beach[::-1]),
+            tuple(state.deep),
+            state.max_stacks,
+            state.beach_dump,
+            node_limit,
+        )
+
+    def root(self, keys: list[int] | tuple[int, ...], placing: int = -1) -> Node:
+        """The turn start with stack tops ``keys`` (the engine's), and ``placing``, a taken
+        card still to place (a PLACE state), among the remaining cards."""
+        rem = 0
+        for pile in (self.sea, self.cabin, self.beach, self.deep):
+            for c in pile:
+                rem |= 1 << _HIGH[c]
+        if placing >= 0:
+            rem |= 1 << _HIGH[placing]
+        return self.canon(0, 0, 0, 0, len(self.deep), 0, tuple(keys), rem)
+
+    def canon(
+        self, i: int, ci: int, bi: int, xm: int, dn: int, dm: int, tops: tuple[int, ...], rem: int
+    ) -> Node:
+        """The position with its stack tops in canonical form (see the module docstring)."""
+        out = []
+        for k in tops:
+            if k < 0:
+                out.append(_DEAD)
+                continue
+            m = rem & _SUIT_BITS[k >> 4]
+            if not m >> (k + 1):
+                out.append(_DEAD)
+                continue
+            below = m & ((2 << k) - 1)
+            out.append(below.bit_length() - 1 if below else k & ~15)
+        out.sort()
+        return (i, ci, bi, xm, dn, dm, tuple(out), rem)
+
+    def _pop_order(self, mask: int) -> list[int]:
+        """The sea cards of a bit set of sea positions, last pushed (first to come off) first."""
+        out = []
+        while mask:
+            top = mask.bit_length() - 1
+            out.append(self.sea[top])
+            mask ^= 1 << top
+        return out
+
+    def _ids(self, pile: tuple[int, ...] | list[int]) -> tuple[int, ...]:
+        """The ids of a pile's four suit sequences (ranks in pile order, an ace as 1)."""
+        out = []
+        for seq in _by_suit(pile):
+            got = self._seq_ids.get(seq)
+            if got is None:
+                got = self._seq_ids[seq] = len(self._seqs)
+                self._seqs.append(seq)
+            out.append(got)
+        return tuple(out)
+
+    def lower_bound(self, node: Node) -> int:
+        """Squid points no play can save from ``node``: the per-suit, per-pile relaxation
+        (see above) with the free slots shared out among the suits as well as can be."""
+        i, ci, bi, xm, dn, dm, tops, rem = node
+        if not rem:
+            return 0
+        deep = self._deep_ids.get((dn, dm))
+        if deep is None:
+            deep = self._ids(self._pop_order(dm) + list(self.deep[dn - 1 :: -1] if dn else ()))
+            self._deep_ids[(dn, dm)] = deep
+        if xm:
+            beach = self._ids(self._pop_order(xm) + list(self.beach[bi:]))
+        else:
+            got = self._beach_ids[bi]
+            if got is None:
+                got = self._beach_ids[bi] = self._ids(self.beach[bi:])
+            beach = got
+        got = self._cabin_ids[ci]
+        if got is None:
+            got = self._cabin_ids[ci] = self._ids(self.cabin[ci:])
+        cabin = got
+        got = self._sea_ids[i]
+        if got is None:
+            got = self._sea_ids[i] = self._ids(self.sea[i:])
+        sea = got
+        mine = [0, 0, 0, 0]  # each suit's stack tops, as base-16 digits (rank + 1)
+        for k in tops:
+            if k >= 0:
+                mine[k >> 4] = mine[k >> 4] << 4 | ((k & 15) + 1)
+        free = self.max_stacks - len(tops)
+        rows = self._rows
+        total = 0
+        need = []
+        for s in range(4):
+            if not rem & _SUIT_BITS[s]:
+                continue
+            key = (cabin[s], beach[s], sea[s], deep[s], mine[s])
+            row = rows.get(key)
+            if row is None:
+                code = mine[s]
+                base = []
+                while code:
+                    base.append((code & 15) - 1)
+                    code >>= 4
+                seqs = self._seqs
+                row = rows[key] = self._row(
+                    seqs[cabin[s]], seqs[beach[s]], seqs[sea[s]], seqs[deep[s]], tuple(base[::-1])
+                )
+            if len(row) == 1:  # no loss even without a new stack
+                continue
+            if not free:
+                total += row[0]
+            else:
+                need.append(row)
+        if not need:
+            return total
+        if len(need) == 1:
+            row = need[0]
+            return total + row[free if free < len(row) else -1]
+        # share the free slots: by slots used, the fewest points lost so far
+        best = [0] + [_INF] * free
+        for row in need:
+            nxt = [_INF] * (free + 1)
+            for used, have in enumerate(best):
+                if have >= _INF:
+                    continue
+                for k, v in enumerate(row):
+                    if used + k > free:
+                        break
+                    if have + v < nxt[used + k]:
+                        nxt[used + k] = have + v
+            best = nxt
+        return total + min(best)
+
+    def _row(
+        self,
+        cabin: tuple[int, ...],
+        beach: tuple[int, ...],
+        sea: tuple[int, ...],
+        deep: tuple[int, ...],
+        base: tuple[int, ...],
+    ) -> list[int]:
+        """One suit's relaxed loss with 0, 1, 2, … new stacks of it, up to the first 0."""
+        row = []
+        for k in range(self.max_stacks + 1):
+            stacks = (0,) * k + base
+            if self.beach_dump:
+                # a dumped card may come back at almost any time: count only the
+                # sea cards that fit on no stack at all
+                v = sum(_RANK_POINTS[x] for x in sea if not _place(x, stacks))
+                v += pile_loss(deep, stacks)
+            else:
+                v = sea_loss(sea, (), deep, stacks)
+            v += pile_loss(cabin, stacks) + pile_loss(beach, stacks)
+            row.append(v)
+            if not v:
+                break
+        return row
+
+    # ------------------------------------------------------------- moves
+    def _places(
+        self, c: int, tops: tuple[int, ...], rem: int
+    ) -> list[tuple[int, int, tuple[int, ...], int, int]]:
+        """Where card ``c`` may go: (place, cost, new tops, new rem, order score).
+
+        Only the tightest stack and a new one (dominance); P_LOST if it fits nowhere.
+        The order score is a cheap guess of the damage (lower is tried first).
+        """
+        h = _HIGH[c]
+        low = h & ~15
+        best = -1
+        bi = -1
+        for j, k in enumerate(tops):
+            if low <= k < h and k > best:
+                best = k
+                bi = j
+        bit = 1 << h
+        rem2 = rem & ~bit
+        out = []
+        if bi >= 0:
+            # cards of the suit strictly between the top and c become unbuildable there
+            gap = _cost(rem & ((bit - 1) & ~((2 << best) - 1)))
+            out.append((P_TIGHT, 0, (*tops[:bi], h, *tops[bi + 1 :]), rem2, gap * 2))
+        if len(tops) < self.max_stacks:
+            start = c if h & 15 != 14 else low | 1
+            # a new stack accepts what lies above c; what lies below needs another
+            below = rem2 & _SUIT_BITS[low >> 4] & ((2 << (start)) - 1)
+            out.append((P_NEW, 0, (*tops, start), rem2, 3 + _cost(below)))
+        if not out:
+            out.append((P_LOST, _POINTS[c], tops, rem2, 10 * _POINTS[c]))
+        return out
+
+    def moves(self, node: Node, prune: bool = True) -> list[tuple[int, int, Node]]:
+        """Every non-dominated turn from a turn start: (move code, squid cost, next turn start),
+        best guess first. A move code is ``kind * 4 + place``. ``prune=False`` keeps the
+        other takes when one dominates (a fair player cannot always see which)."""
+        i, ci, bi, xm, dn, dm, tops, rem = node
+        sea = self.sea
+        nsea = len(sea)
+        out: list[tuple[int, int, int, Node]] = []
+        canon = self.canon
+        if i < nsea:
+            c = sea[i]
+            places = self._places(c, tops, rem)
+            bit = 1 << i
+            has_beach = bool(xm) or bi < len(self.beach)
+            has_cabin = ci < len(self.cabin)
+            if places[0][0] != P_LOST:
+                for p, _cost0, t2, r2, score in places:
+                    out.append(
+                        (score, K_BUILD * 4 + p, 0, canon(i + 1, ci, bi, xm, dn, dm, t2, r2))
+                    )
+            if has_cabin:
+                x = self.cabin[ci]
+                for p, cost, t2, r2, score in self._places(x, tops, rem):
+                    child = canon(i + 1, ci + 1, bi, xm, dn, dm | bit, t2, r2)
+                    out.append((score + 1, K_CABIN * 4 + p, cost, child))
+            if has_beach:
+                if xm:
+                    top = xm.bit_length() - 1
+                    x = sea[top]
+                    xm2, bi2 = xm ^ (1 << top), bi
+                else:
+                    x = self.beach[bi]
+                    xm2, bi2 = xm, bi + 1
+                for p, cost, t2, r2, score in self._places(x, tops, rem):
+                    child = canon(i + 1, ci, bi2, xm2, dn, dm | bit, t2, r2)
+                    out.append((score + 1, K_BEACH * 4 + p, cost, child))
+            if self.beach_dump:
+                out.append(
+                    (6, K_DUMP * 4 + P_NONE, 0, canon(i + 1, ci, bi, xm | bit, dn, dm, tops, rem))
+                )
+                if places[0][0] == P_LOST and not has_cabin and not has_beach:
+                    child = canon(i + 1, ci, bi, xm, dn, dm | bit, tops, rem)
+                    out.append((6, K_SINK * 4 + P_NONE, 0, child))
+            elif places[0][0] == P_LOST and not has_cabin and not has_beach:
+                # C3's last case: it sinks by itself; the turn is not a decision
+                child = canon(i + 1, ci, bi, xm, dn, dm | bit, tops, rem)
+                return [(K_SINK * 4 + P_NONE, 0, child)]
+        else:
+            full = prune and len(tops) >= self.max_stacks
+            if dm:
+                top = dm.bit_length() - 1
+                x = sea[top]
+                after = (i, ci, bi, xm, dn, dm ^ (1 << top))
+                forced = self._take(out, K_DEEP, x, after, tops, rem, full)
+                if forced is not None:
+                    return [forced]
+            elif dn:
+                x = self.deep[dn - 1]
+                forced = self._take(out, K_DEEP, x, (i, ci, bi, xm, dn - 1, dm), tops, rem, full)
+                if forced is not None:
+                    return [forced]
+            if xm:
+                top = xm.bit_length() - 1
+                x = sea[top]
+                after = (i, ci, bi, xm ^ (1 << top), dn, dm)
+                forced = self._take(out, K_TBEACH, x, after, tops, rem, full)
+                if forced is not None:
+                    return [forced]
+            elif bi < len(self.beach):
+                x = self.beach[bi]
+                after = (i, ci, bi + 1, xm, dn, dm)
+                forced = self._take(out, K_TBEACH, x, after, tops, rem, full)
+                if forced is not None:
+                    return [forced]
+            if ci < len(self.cabin):
+                x = self.cabin[ci]
+                after = (i, ci + 1, bi, xm, dn, dm)
+                forced = self._take(out, K_TCABIN, x, after, tops, rem, full)
+                if forced is not None:
+                    return [forced]
+        out.sort()
+        return [(code, cost, child) for _s, code, cost, child in out]
+
+    def _take(
+        self,
+        out: list[tuple[int, int, int, Node]],
+        kind: int,
+        x: int,
+        after: tuple[int, int, int, int, int, int],
+        tops: tuple[int, ...],
+        rem: int,
+        full: bool,
+    ) -> tuple[int, int, Node] | None:
+        """Add the ways to take ``x`` to ``out``; or return the one move that dominates all
+        (with every stack started: ``x`` fits nowhere, or fits with nothing in between)."""
+        i, ci, bi, xm, dn, dm = after
+        places = self._places(x, tops, rem)
+        if full:
+            p, cost, t2, r2, score = places[0]
+            if p == P_LOST or (p == P_TIGHT and score == 0):
+                return (kind * 4 + p, cost, self.canon(i, ci, bi, xm, dn, dm, t2, r2))
+        for p, cost, t2, r2, score in places:
+            out.append((score, kind * 4 + p, cost, self.canon(i, ci, bi, xm, dn, dm, t2, r2)))
+        return None
+
+    # ------------------------------------------------------------ search
+    def bound_of(self, node: Node) -> int:
+        """The best lower bound known for ``node`` (the table's, or the relaxation's,
+        which is then remembered)."""
+        key = node[:7]
+        entry = self.table.get(key)
+        if entry is not None:
+            return entry[0]
+        lb = self.lower_bound(node)
+        self.table[key] = (lb, -1)
+        return lb
+
+    def search(self, node: Node, beta: int) -> int:
+        """The fewest squid points from ``node`` if fewer than ``beta``; else a lower bound
+        that is at least ``beta`` (fail-soft). Exact values are kept with their best move."""
+        if not node[7]:
+            return 0
+        key = node[:7]
+        entry = self.table.get(key)
+        if entry is None:
+            lb = self.lower_bound(node)
+        else:
+            lb = entry[0]
+            if entry[1] >= 0:
+                return lb
+        if lb >= beta:
+            if entry is None:
+                self.table[key] = (lb, -1)
+            return lb
+        self.nodes += 1
+        if self.nodes > self.limit:
+            raise SearchLimit
+        bound_of = self.bound_of
+        # children by their lower bound first, then by the move-order guess
+        ranked = sorted(
+            (cost + bound_of(child), n, code, cost, child)
+            for n, (code, cost, child) in enumerate(self.moves(node))
+        )
+        best = _INF
+        best_move = -1
+        floor = _INF
+        for low, _n, code, cost, child in ranked:
+            limit = best if best < beta else beta
+            if low >= limit:
+                if low < floor:
+                    floor = low
+                break  # sorted: no later child can do better
+            v = cost + self.search(child, limit - cost)
+            if v < best:
+                best = v
+                if best < beta:
+                    best_move = code
+                    if best <= lb:
+                        break
+            if v < floor:
+                floor = v
+        if best < beta:
+            self.table[key] = (best, best_move)
+            return best
+        if lb > floor:
+            floor = lb
+        self.table[key] = (floor, -1)
+        return floor
+
+    def quick_bound(self, node: Node) -> int:
+        """A lower bound without searching (the table's, or the relaxation)."""
+        if not node[7]:
+            return 0
+        return self.bound_of(node)
+
+    def beam(self, starts: list[tuple[int, int, Node]], width: int) -> tuple[int, list[int]]:
+        """A good line fast: keep the ``width`` most promising positions at each turn
+        (fewest points lost so far plus the lower bound) until every card is placed.
+        It gives the search its first upper bound, and often the answer."""
+        layer: list[tuple[int, tuple[int, ...], Node]]
+        layer = [(cost, (code,), child) for code, cost, child in starts]
+        best = _INF
+        best_line: tuple[int, ...] = ()
+        bound_of = self.bound_of
+        count = 0
+        while layer:
+            found: dict[Key, tuple[int, int, int, tuple[int, ...], Node]] = {}
+            for g, line, node in layer:
+                if not node[7]:
+                    if g < best:
+                        best, best_line = g, line
+                    continue
+                for code, cost, child in self.moves(node):
+                    g2 = g + cost
+                    f = g2 + (bound_of(child) if child[7] else 0)
+                    if f >= best:
+                        continue
+                    key = child[:7]
+                    old = found.get(key)
+                    if old is None or old[0] > f:
+                        count += 1
+                        found[key] = (f, count, g2, (*line, code), child)
+            layer = [
+                (g2, line, child)
+                for _f, _n, g2, line, child in heapq.nsmallest(width, found.values())
+            ]
+        return best, list(best_line)
+
+    def line(self, node: Node) -> list[int]:
+        """The best moves from ``node`` as stored in the table (after a successful search)."""
+        out = []
+        while node[7]:
+            nxt = self.moves(node)
+            if len(nxt) == 1:
+                code, _cost, node = nxt[0]
+            else:
+                i, ci, bi, xm, dn, dm, tops, _rem = node
+                code = self.table[(i, ci, bi, xm, dn, dm, tops)][1]
+                node = next(child for c, _cost, child in nxt if c == code)
+            out.append(code)
+        return out
+
+
+# ------------------------------------------------------------ the engine side
+def _tight_index(state: CabinState) -> int:
+    """The engine's stack index of the tightest stack that takes the pending card."""
+    best = -1
+    best_key = -1
+    for a in state.legal_actions(0):
+        if a < NEW and state.keys[a] > best_key:
+            best, best_key = a, state.keys[a]
+    return best
+
+
+def _place_action(state: CabinState, place: int) -> int:
+    return _tight_index(state) if place == P_TIGHT else NEW
+
+
+_KIND_ACTION = {
+    K_CABIN: ANCHOR_CABIN,
+    K_BEACH: ANCHOR_BEACH,
+    K_DUMP: DUMP,
+    K_SINK: ANCHOR,
+    K_DEEP: TAKE_DEEP,
+    K_TBEACH: TAKE_BEACH,
+    K_TCABIN: TAKE_CABIN,
+}
+
+
+def play_move(state: CabinState, code: int) -> list[int]:
+    """Carry out a solver move on the engine state; the engine actions it took."""
+    kind, place = divmod(code, 4)
+    done = []
+    if kind in (K_BUILD, K_PLACE):
+        action = _place_action(state, place)
+        state.apply(0, action)
+        return [action]
+    if kind == K_SINK and not state.beach_dump:
+        return []  # the engine sank it by itself (C3's last case)
+    action = _KIND_ACTION[kind]
+    state.apply(0, action)
+    done.append(action)
+    if place in (P_TIGHT, P_NEW):
+        action = _place_action(state, place)
+        state.apply(0, action)
+        done.append(action)
+    return done
+
+
+def root_moves(
+    search: Search, node: Node, placing: int = -1, prune: bool = True
+) -> list[tuple[int, int, Node]]:
+    """The non-dominated moves from ``node``; with ``placing``, the places for that card
+    (the rest of a PLACE state's turn), as K_PLACE moves."""
+    if placing < 0:
+        return search.moves(node, prune)
+    i, ci, bi, xm, dn, dm, tops, rem = node
+    out = []
+    for p, cost, t2, r2, score in search._places(placing, tops, rem):
+        out.append((score, K_PLACE * 4 + p, cost, search.canon(i, ci, bi, xm, dn, dm, t2, r2)))
+    out.sort()
+    return [(code, cost, child) for _s, code, cost, child in out]
+
+
+def solve(state: CabinState, node_limit: int | None = None, beam_width: int = 4) -> Solution:
+    """The fewest squid points reachable from ``state`` knowing every hidden card.
+
+    ``score`` includes the points already lost. With ``node_limit`` the search may
+    stop early: the result is then the best line found, with ``exact=False``.
+    """
+    if state.is_terminal():
+        return Solution(state.points, [], 0)
+    search = Search.from_state(state, node_limit)
+    placing = state.pending if state.phase == PLACE else -1
+    moves = root_moves(search, search.root(state.keys, placing), placing)
+    best, best_line = search.beam(moves, beam_width)
+    lower = min(cost + search.quick_bound(child) for _c, cost, child in moves)
+    exact = True
+    try:
+        while lower < best:
+            # is a score of at most ``lower`` possible? if not, the bound rises
+            floor = _INF
+            for code, cost, child in moves:
+                budget = lower + 1 - cost
+                v = cost + (search.search(child, budget) if budget > 0 else 0)
+                if budget > 0 and v <= lower:
+                    best, best_line = v, [code, *search.line(child)]
+                    break
+                floor = min(floor, max(v, lower + 1))
+            else:
+                lower = floor
+    except SearchLimit:
+        exact = False
+    replay = state.clone()
+    actions: list[int] = []
+    for code in best_line:
+        actions.extend(play_move(replay, code))
+    start = state.points
+    assert replay.is_terminal() and replay.points == start + best, "solver line mismatch"
+    return Solution(start + best, actions, search.nodes, exact, start + min(lower, best))
