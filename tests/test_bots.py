@@ -15,6 +15,7 @@ from decklab.bots import AgentSpecError, agent_names, is_fair, make_agent
 from decklab.bots.base import Agent
 from decklab.bots.cheat import CheatAgent
 from decklab.bots.greedy import _FOUND, game_greedy
+from decklab.bots.search import Bandit, Tree, guided_rollout
 from decklab.engine.checks import canonical
 from decklab.engine.info import GameInfo
 from decklab.engine.state import ALL, GameState, Viewer, seat_name
@@ -293,6 +294,113 @@ def test_greedy_rollout_without_a_greedy_player_says_so() -> None:
     assert "no rule-based player" in hint.reason
 
 
+# ------------------------------------------------------- guided search
+def _guess_greedy(state: GameState, seat: int, rng: random.Random) -> int:
+    """A toy rule-based player for Guess: always the highest guess."""
+    return max(state.legal_actions(seat))
+
+
+def test_prior_tries_the_greedy_move_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(_FOUND, GuessState, _guess_greedy)
+    for deal in range(6):
+        state = GuessState.new(seed=deal)
+        hint = make_agent("ismcts:iters=1,prior=greedy,seed=1").hint(state, 0)
+        assert hint.action == 3 and "greedy move tried first" in hint.reason
+        assert hint.visits == {"guess 1": 0, "guess 2": 0, "guess 3": 1}
+    # Without a rule-based player the prior is silently absent: plain search.
+    monkeypatch.setitem(_FOUND, GuessState, None)
+    plain = make_agent("ismcts:iters=30,prior=greedy,seed=1").hint(GuessState.new(seed=1), 0)
+    assert "tried first" not in plain.reason and sum(plain.visits.values()) == 30
+
+
+def test_prior_bias_keeps_the_greedy_move_ahead_on_a_tie(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every guess of the toy game is worth the same to a seat that cannot see
+    # the card (except its own, worth 0): the progressive bias decides for greedy.
+    monkeypatch.setitem(_FOUND, GuessState, _guess_greedy)
+    state = GuessState.new(seed=0)  # p1 holds 1, so guesses 2 and 3 tie
+    assert state.hands[0] == 1
+    hint = make_agent("ismcts:iters=200,prior=greedy,bias=5,seed=3").hint(state, 0)
+    assert hint.action == 3
+
+
+def test_a_favoured_bandit_plays_the_prior_until_others_earn_more() -> None:
+    bandit = Bandit()
+    bandit.favour(7, 1.0)
+    rng = random.Random(0)
+    pick, _slots, _mix, strategy = bandit.select([5, 7, 9], 0.0, rng)
+    assert [5, 7, 9][pick] == 7 and strategy == [0.0, 1.0, 0.0]
+
+
+def test_prior_seeds_simultaneous_bandits_without_showing_other_choices(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    asked: list[tuple[int, ...]] = []
+
+    def lowest(state: GameState, seat: int, rng: random.Random) -> int:
+        asked.append(state.to_act())
+        return min(state.legal_actions(seat))
+
+    monkeypatch.setitem(_FOUND, CorporationState, lowest)
+    state = CorporationState.new(4, seed=0)
+    hint = make_agent("ismcts:iters=1,prior=greedy,seed=1").hint(state, 0)
+    assert hint.action == min(state.legal_actions(0))
+    # the first node's four bandits were seeded on the round before anyone chose
+    assert asked[:4] == [(0, 1, 2, 3)] * 4
+
+
+def test_widening_limits_the_children_a_node_may_grow() -> None:
+    from decklab.games.notorious.state import NotoriousState
+
+    state = NotoriousState.new(4, seed=1)
+    seat = state.to_act()[0]
+    assert len(state.legal_actions(seat)) > 20
+    wide = make_agent("ismcts:iters=16,seed=1").hint(state, seat)
+    assert sum(v > 0 for v in wide.visits.values()) == 16
+    narrow = make_agent("ismcts:iters=16,widen=1,seed=1").hint(state, seat)
+    assert sum(narrow.visits.values()) == 16
+    assert sum(v > 0 for v in narrow.visits.values()) <= 5  # 1 + sqrt(16)
+
+
+def test_truncated_rollouts_stop_and_the_tree_judges_by_score_margins() -> None:
+    from decklab.games.facade.state import FacadeState
+
+    state = FacadeState.new(2, seed=1)
+    before = len(state.history)
+    guided_rollout(None, depth=5)(state, random.Random(1))
+    assert len(state.history) > before and state.to_act()  # cut off, not finished
+    tree = Tree(random.Random(0), 0.7, 0.1, guided_rollout(None, depth=5))
+    finished = GuessState.new(seed=2)
+    finished.apply(0, finished.hands[1])  # p1 guesses right; p2 has yet to guess
+    assert Tree.margins(finished) == [1.0, -1.0]
+    high, low = tree.evaluate(finished)
+    assert 0.5 < high < 1.0 and 0.0 < low < 0.5 and abs(high + low - 1.0) < 1e-12
+    hint = make_agent("ismcts:iters=40,depth=6,seed=1").hint(FacadeState.new(2, seed=0), 0)
+    assert "cut off after 6 moves" in hint.reason and sum(hint.visits.values()) == 40
+
+
+def test_margin_blends_score_margins_into_the_reward() -> None:
+    tree = Tree(random.Random(0), 0.7, 0.1, guided_rollout(None), margin=0.5)
+    done = GuessState.new(seed=2)
+    done.apply(0, done.hands[1])
+    done.apply(1, 3 if done.hands[0] != 3 else 2)  # p2 guesses wrong
+    blended = tree.with_margin(done, done.utilities())
+    assert blended[0] > 0.75 and blended[1] < 0.25
+
+
+def test_pimc_takes_the_same_guidance_as_ismcts() -> None:
+    from decklab.games.facade.state import FacadeState
+
+    state = FacadeState.new(2, seed=0)
+    spec = "iters=32,prior=greedy,widen=1,depth=6,seed=1"
+    pimc = make_agent(f"pimc:{spec},dets=8").hint(state, 0)
+    ismcts = make_agent(f"ismcts:{spec}").hint(state, 0)
+    for hint in (pimc, ismcts):
+        assert sum(hint.visits.values()) == 32
+        assert "greedy move tried first" in hint.reason and "cut off after 6" in hint.reason
+    mixed = make_agent("pimc:iters=16,dets=4,rollout=mixed,first=2,mix=0.5,seed=1").hint(state, 0)
+    assert "mixed rollouts (2 greedy moves first, then 50% greedy)" in mixed.reason
+
+
 # ------------------------------------------------------------------ specs
 def test_every_spec_in_the_brief_builds() -> None:
     for spec in (
@@ -321,7 +429,7 @@ def test_every_spec_in_the_brief_builds() -> None:
         ("ismcts:c=-1", ["c", "at least 0"]),
         ("ismcts:gamma=2", ["gamma", "at most 1"]),
         ("ismcts:rollout=smart", ["rollout", "random, greedy", "'smart'"]),
-        ("ismcts:depth=3", ["no parameter 'depth'", "iters"]),
+        ("ismcts:horizon=3", ["no parameter 'horizon'", "iters"]),
         ("ismcts:iters", ["key=value", "'iters'"]),
         ("ismcts:iters=5,iters=6", ["given twice"]),
         ("pimc:dets=0", ["dets", "at least 1"]),
@@ -329,6 +437,11 @@ def test_every_spec_in_the_brief_builds() -> None:
         ("random:iters=5", ["no parameter 'iters'"]),
         ("greedy:samples=0", ["samples", "at least 1"]),
         ("greedy:mode=best", ["mode", "auto, lookahead"]),
+        ("ismcts:prior=smart", ["prior", "none, greedy"]),
+        ("ismcts:widen=-1", ["widen", "at least 0"]),
+        ("pimc:depth=-2", ["depth", "at least 0"]),
+        ("ismcts:mix=2", ["mix", "at most 1"]),
+        ("ismcts:margin=1.5", ["margin", "at most 1"]),
         (":iters=5", ["agent's name"]),
     ],
 )

@@ -18,7 +18,6 @@ from decklab.bots.search import (
     RolloutPolicy,
     SearchAgent,
     Tree,
-    budget_from,
     run_budget,
 )
 from decklab.engine.state import GameState
@@ -37,21 +36,23 @@ class PimcAgent(SearchAgent):
         gamma: float = 0.1,
         rollout: str = "random",
         seed: int | None = None,
+        mix: float = 0.1,
+        first: int = 0,
+        prior: str = "none",
+        bias: float = 1.0,
+        margin: float = 0.0,
+        depth: int = 0,
+        widen: float = 0.0,
         dets: int = 20,
     ) -> None:
-        super().__init__(budget, c, gamma, rollout, seed)
+        super().__init__(
+            budget, c, gamma, rollout, seed, mix, first, prior, bias, margin, depth, widen
+        )
         self.dets = dets
 
     @classmethod
     def from_params(cls, params: dict[str, Any]) -> PimcAgent:
-        return cls(
-            budget_from(params),
-            params["c"],
-            params["gamma"],
-            params["rollout"],
-            params["seed"],
-            params["dets"],
-        )
+        return cls(**cls.common_args(params), dets=params["dets"])
 
     def search(self, state: GameState, seat: int, rollout: RolloutPolicy) -> tuple[list[Tree], str]:
         deals = [state.determinize(seat, self.rng) for _ in range(self.dets)]

@@ -95,6 +95,10 @@ class Bandit:
             self.count.append(0)
         return slot
 
+    def favour(self, action: int, regret: float) -> None:
+        """Start with ``regret`` on ``action``: regret matching plays it until others earn more."""
+        self.regret[self._slot(action)] = regret
+
     def select(
         self, legal: list[int], gamma: float, rng: random.Random
     ) -> tuple[int, list[int], list[float], list[float]]:
@@ -157,10 +161,12 @@ class Bandit:
 class Node:
     """A tree node; ``visits``/``total``/``avail`` describe the edge that leads into it."""
 
-    __slots__ = ("avail", "bandits", "joint", "kids", "total", "visits")
+    __slots__ = ("avail", "bandits", "favoured", "joint", "kids", "total", "visits")
 
     def __init__(self) -> None:
         self.kids: dict[int, dict[int, Node]] = {}
+        self.favoured: dict[int, int] | None = None
+        """seat → the prior policy's action here (set on the node's first expansion)."""
         """seat → action → child (one seat to act)."""
         self.joint: dict[tuple[int, ...], Node] = {}
         """joint choice (seat, action, seat, action, …) → child (simultaneous round)."""
@@ -196,17 +202,83 @@ def policy_rollout(choose: Callable[[GameState, int, random.Random], int]) -> Ro
     return rollout
 
 
+def guided_rollout(
+    choose: Callable[[GameState, int, random.Random], int] | None,
+    share: float = 0.0,
+    first: int = 0,
+    depth: int = 0,
+) -> RolloutPolicy:
+    """``choose`` for the first ``first`` moves, then for a ``share`` of them, else uniform.
+
+    A game's rule-based player is a far better model of the other seats than
+    uniform play, but one of its moves costs tens of random ones. ``depth``
+    (when not 0) stops the rollout after that many moves, for the tree to
+    evaluate the unfinished game by its scores (:meth:`Tree.evaluate`):
+    a few good moves and an estimate instead of many poor ones to the end.
+    """
+
+    def rollout(state: GameState, rng: random.Random) -> None:
+        rand = rng.random
+        done = 0
+        while True:
+            acting = state.to_act()
+            if not acting or (depth and done >= depth):
+                return
+            seat = acting[0]
+            if choose is not None and (done < first or (share > 0.0 and rand() < share)):
+                state.apply(seat, choose(state, seat, rng))
+            else:
+                legal = state.legal_actions(seat)
+                state.apply(seat, legal[int(rand() * len(legal))])
+            done += 1
+
+    return rollout
+
+
 class Tree:
     """One search tree and the iteration that grows it."""
 
-    __slots__ = ("c", "gamma", "iterations", "rng", "rollout", "root")
+    __slots__ = (
+        "bias",
+        "c",
+        "cut_seen",
+        "cut_sum",
+        "gamma",
+        "iterations",
+        "margin",
+        "margin_seen",
+        "margin_sum",
+        "prior",
+        "rng",
+        "rollout",
+        "root",
+        "widen",
+    )
 
-    def __init__(self, rng: random.Random, c: float, gamma: float, rollout: RolloutPolicy) -> None:
+    def __init__(
+        self,
+        rng: random.Random,
+        c: float,
+        gamma: float,
+        rollout: RolloutPolicy,
+        prior: Callable[[GameState, int, random.Random], int] | None = None,
+        bias: float = 0.0,
+        margin: float = 0.0,
+        widen: float = 0.0,
+    ) -> None:
         self.root = Node()
+        self.widen = widen
+        self.margin = margin
+        self.margin_sum = 0.0
+        self.margin_seen = 0
+        self.cut_sum = 0.0
+        self.cut_seen = 0
         self.rng = rng
         self.c = c
         self.gamma = gamma
         self.rollout = rollout
+        self.prior = prior
+        self.bias = bias
         self.iterations = 0
 
     def iterate(self, state: GameState) -> None:
@@ -216,6 +288,7 @@ class Tree:
         log = math.log
         sqrt = math.sqrt
         node = self.root
+        widen = self.widen
         line: list[tuple[Node, int]] = []
         bandit_line: list[tuple[Bandit, int, list[int], list[float], list[float], int]] = []
         while True:
@@ -228,9 +301,26 @@ class Tree:
                 kids = node.kids.get(seat)
                 if kids is None:
                     kids = node.kids[seat] = {}
+                favoured = -1
+                if self.prior is not None:
+                    if node.favoured is None:
+                        node.favoured = {}
+                    got = node.favoured.get(seat)
+                    if got is None:
+                        got = node.favoured[seat] = self.prior(state, seat, rng)
+                    favoured = got
                 untried = [a for a in legal if a not in kids]
+                candidates = legal
+                if untried and widen > 0.0:
+                    tried = [a for a in legal if a in kids]
+                    if tried and len(tried) >= widen * sqrt(sum(kids[a].visits for a in tried)):
+                        untried = []  # progressive widening: not yet another child here
+                        candidates = tried
                 if untried:
-                    action = untried[int(rng.random() * len(untried))]
+                    if favoured in untried:
+                        action = favoured
+                    else:
+                        action = untried[int(rng.random() * len(untried))]
                     child = kids[action] = Node()
                     for a in legal:
                         known = kids.get(a)
@@ -240,12 +330,14 @@ class Tree:
                     line.append((child, seat))
                     break
                 best: Node | None = None
-                best_action = legal[0]
+                best_action = candidates[0]
                 best_value = -math.inf
-                for a in legal:
+                for a in candidates:
                     child = kids[a]
                     child.avail += 1
                     value = child.total / child.visits + c * sqrt(log(child.avail) / child.visits)
+                    if a == favoured:
+                        value += self.bias / (child.visits + 1)
                     if value > best_value:
                         best_value = value
                         best = child
@@ -256,6 +348,13 @@ class Tree:
                 node = best
             else:
                 key: list[int] = []
+                if self.prior is not None and any(s not in node.bandits for s in acting):
+                    # Seed each new bandit with the prior's choice, all asked before any
+                    # seat's choice is applied, so that none sees another's.
+                    for seat in acting:
+                        if seat not in node.bandits and state.legal_actions(seat):
+                            fresh = node.bandits[seat] = Bandit()
+                            fresh.favour(self.prior(state, seat, rng), self.bias)
                 for seat in acting:
                     legal = state.legal_actions(seat)
                     if not legal:  # a game where one choice settles another's: skip it
@@ -276,13 +375,65 @@ class Tree:
                 node = following
         if state.to_act():
             self.rollout(state, rng)
-        rewards = state.utilities()
+        if state.to_act() and state.num_players > 1:
+            rewards = self.evaluate(state)
+        else:
+            rewards = state.utilities()
+            if self.margin > 0.0 and len(rewards) > 1:
+                rewards = self.with_margin(state, rewards)
         for child, seat in line:
             child.visits += 1
             child.total += rewards[seat]
         for bandit, pick, slots, mix, strategy, seat in bandit_line:
             bandit.update(slots, pick, mix, strategy, rewards[seat])
         self.iterations += 1
+
+    def evaluate(self, state: GameState) -> list[float]:
+        """An unfinished game (a truncated rollout): each seat's squashed score margin.
+
+        The margin over the best other seat, through tanh on the scale of the
+        margins seen at this tree's cut-offs, in [0, 1]: 0.5 for level, towards
+        1 for a clear lead. A rough guess of the win share, and a generic one:
+        it reads nothing but ``scores()``.
+        """
+        margins = self.margins(state)
+        self.cut_sum += abs(margins[0])
+        self.cut_seen += 1
+        scale = self.cut_sum / self.cut_seen or 1.0
+        tanh = math.tanh
+        return [0.5 + 0.5 * tanh(m / scale) for m in margins]
+
+    @staticmethod
+    def margins(state: GameState) -> list[float]:
+        """Each seat's score minus the best other seat's (negated where lower is better)."""
+        scores = state.scores()
+        sign = -1.0 if state.info.lower_is_better else 1.0
+        n = len(scores)
+        out = []
+        for s in range(n):
+            best_other = max(sign * scores[t] for t in range(n) if t != s)
+            out.append(sign * scores[s] - best_other)
+        return out
+
+    def with_margin(self, state: GameState, rewards: list[float]) -> list[float]:
+        """Blend each seat's win share with its score margin over the best other seat.
+
+        Win shares saturate: when every line wins (or every line loses) search
+        cannot tell a safe move from a careless one, and it picks among them at
+        random. The margin, squashed to [0, 1] on the scale of the margins this
+        tree has seen, keeps a gradient there. The scale adapts, so no game's
+        score unit is named here.
+        """
+        margins = self.margins(state)
+        self.margin_sum += abs(margins[0])
+        self.margin_seen += 1
+        scale = self.margin_sum / self.margin_seen or 1.0
+        w = self.margin
+        tanh = math.tanh
+        return [
+            (1.0 - w) * r + w * (0.5 + 0.5 * tanh(m / scale))
+            for r, m in zip(rewards, margins, strict=True)
+        ]
 
 
 @dataclass
@@ -395,7 +546,45 @@ SEARCH_PARAMS: tuple[Param, ...] = (
         minimum=0.0,
         maximum=1.0,
     ),
-    Param("rollout", str, "random", "rollout policy", choices=("random", "greedy")),
+    Param(
+        "rollout",
+        str,
+        "random",
+        "rollout policy: uniform, the game's greedy player, or a mix of the two",
+        choices=("random", "greedy", "mixed"),
+    ),
+    Param("mix", float, 0.1, "share of greedy moves in a mixed rollout", minimum=0.0, maximum=1.0),
+    Param("first", int, 0, "greedy moves at the start of a mixed rollout", minimum=0),
+    Param(
+        "depth",
+        int,
+        0,
+        "rollout moves before the game is cut off and judged by its scores (0: to the end)",
+        minimum=0,
+    ),
+    Param(
+        "prior",
+        str,
+        "none",
+        "greedy: try the game's greedy move first at each node and favour it",
+        choices=("none", "greedy"),
+    ),
+    Param("bias", float, 1.0, "weight of the prior move's progressive bias", minimum=0.0),
+    Param(
+        "widen",
+        float,
+        0.0,
+        "progressive widening: at most widen*sqrt(visits) children at a node (0: off)",
+        minimum=0.0,
+    ),
+    Param(
+        "margin",
+        float,
+        0.0,
+        "weight of the score margin in the reward (the rest is the win share)",
+        minimum=0.0,
+        maximum=1.0,
+    ),
 )
 DEFAULT_ITERS = 1000
 
@@ -422,36 +611,96 @@ class SearchAgent(Agent):
         gamma: float = 0.1,
         rollout: str = "random",
         seed: int | None = None,
+        mix: float = 0.1,
+        first: int = 0,
+        prior: str = "none",
+        bias: float = 1.0,
+        margin: float = 0.0,
+        depth: int = 0,
+        widen: float = 0.0,
     ) -> None:
+        self.margin = margin
+        self.depth = depth
+        self.widen = widen
         self.budget = budget
         self.c = c
         self.gamma = gamma
         self.rollout = rollout
         self.rng = random.Random(seed)
+        self.mix = mix
+        self.first = first
+        self.prior = prior
+        self.bias = bias
+        self._prior_fn: Callable[[GameState, int, random.Random], int] | None = None
+
+    @staticmethod
+    def common_args(params: dict[str, Any]) -> dict[str, Any]:
+        """The keyword arguments every search agent takes, from parsed parameters."""
+        return {
+            "budget": budget_from(params),
+            **{
+                k: params[k]
+                for k in (
+                    "c",
+                    "gamma",
+                    "rollout",
+                    "seed",
+                    "mix",
+                    "first",
+                    "prior",
+                    "bias",
+                    "margin",
+                    "depth",
+                    "widen",
+                )
+            },
+        }
 
     @classmethod
     def from_params(cls, params: dict[str, Any]) -> SearchAgent:
-        return cls(
-            budget_from(params), params["c"], params["gamma"], params["rollout"], params["seed"]
-        )
+        return cls(**cls.common_args(params))
 
     @abstractmethod
     def search(self, state: GameState, seat: int, rollout: RolloutPolicy) -> tuple[list[Tree], str]:
         """Grow the trees for ``seat``'s decision; return them and a phrase for the reason."""
 
     def new_tree(self, rollout: RolloutPolicy) -> Tree:
-        return Tree(self.rng, self.c, self.gamma, rollout)
+        return Tree(
+            self.rng,
+            self.c,
+            self.gamma,
+            rollout,
+            self._prior_fn,
+            self.bias,
+            self.margin,
+            self.widen,
+        )
 
     def rollout_policy(self, state: GameState) -> tuple[RolloutPolicy, str]:
         """The rollout policy for this game, and a note when greedy was asked for but is missing."""
-        if self.rollout == "greedy":
-            rule_based = game_greedy(type(state))
-            if rule_based is not None:
-                return policy_rollout(rule_based), ", greedy rollouts"
-            return random_rollout, (
-                f", random rollouts ({state.info.title} has no rule-based player for greedy ones)"
+        rule_based = game_greedy(type(state))
+        self._prior_fn = rule_based if self.prior == "greedy" else None
+        note = ", greedy move tried first" if self._prior_fn is not None else ""
+        depth = self.depth if state.num_players > 1 else 0
+        cut = f", cut off after {depth} moves" if depth else ""
+        if self.rollout in ("greedy", "mixed") and rule_based is None:
+            return guided_rollout(None, depth=depth), (
+                f"{note}, random rollouts{cut} "
+                f"({state.info.title} has no rule-based player for {self.rollout} ones)"
             )
-        return random_rollout, ""
+        if self.rollout == "greedy":
+            assert rule_based is not None
+            if not depth:
+                return policy_rollout(rule_based), f"{note}, greedy rollouts"
+            return guided_rollout(rule_based, 1.0, depth=depth), f"{note}, greedy rollouts{cut}"
+        if self.rollout == "mixed":
+            return guided_rollout(rule_based, self.mix, self.first, depth), (
+                f"{note}, mixed rollouts ({self.first} greedy moves first, "
+                f"then {self.mix:.0%} greedy){cut}"
+            )
+        if depth:
+            return guided_rollout(None, depth=depth), f"{note}, random rollouts{cut}"
+        return random_rollout, note
 
     def choose(self, state: GameState, seat: int) -> int:
         return self.hint(state, seat).action
