@@ -500,3 +500,33 @@ def test_every_agent_plays_every_game_to_the_end(name: str) -> None:
         steps += 1
         assert steps < 5000
     assert all(0.0 <= u <= 1.0 for u in state.utilities())
+
+
+def test_expert_uses_the_games_expert_or_falls_back_to_greedy() -> None:
+    """The Cabin ships an expert (sampled-deal solver); Corporation falls back to greedy."""
+    from decklab.bots import make_agent
+    from decklab.engine.registry import get_game
+
+    cabin = get_game("cabin").new(1, seed=4)
+    hint = make_agent("expert:seed=1").hint(cabin, 0)
+    assert hint.action in cabin.legal_actions(0)
+    assert "expert" in hint.reason
+    if len(cabin.legal_actions(0)) > 1:
+        assert hint.values and hint.text in hint.values
+    corp = get_game("corporation").new(5, seed=4)
+    fallback = make_agent("expert:seed=1").hint(corp, 0)
+    assert "rule-based player" in fallback.reason
+
+
+def test_expert_is_fair_on_the_cabin() -> None:
+    """Same seed, two states differing only in hidden cards: the same choice."""
+    import random as _random
+
+    from decklab.bots import make_agent
+    from decklab.engine.registry import get_game
+
+    state = get_game("cabin").new(1, seed=9)
+    twin = state.determinize(0, _random.Random(3))
+    a = make_agent("expert:seed=5").choose(state, 0)
+    b = make_agent("expert:seed=5").choose(twin, 0)
+    assert a == b

@@ -172,6 +172,7 @@ def _ensure_builtins() -> None:
     # Each module registers itself on import; imported here, not at the top,
     # because they import this module.
     import decklab.bots.cheat
+    import decklab.bots.expert
     import decklab.bots.greedy
     import decklab.bots.ismcts
     import decklab.bots.pimc

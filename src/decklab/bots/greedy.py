@@ -16,6 +16,7 @@ import importlib
 import random
 import sys
 from collections.abc import Callable
+from typing import cast
 
 from decklab.bots.base import (
     SEED,
@@ -34,32 +35,36 @@ GreedyFn = Callable[[GameState, int, random.Random], int]
 _FOUND: dict[type[GameState], GreedyFn | None] = {}
 
 
-def game_greedy(cls: type[GameState]) -> GreedyFn | None:
-    """The game's own ``greedy_action``, or None if its folder has no ``greedy`` module.
+def game_function(
+    cls: type[GameState], module_name: str, function: str
+) -> Callable[..., object] | None:
+    """``decklab.games.<package>.<module_name>.<function>`` for the game of ``cls``, or None.
 
-    The package comes from where the state class is defined, so no game is named here.
-    A ``greedy`` module that exists but fails to import is a bug and is not hidden.
+    The package comes from where the state class is defined, so no game is named
+    here. A module that exists but fails to import is a bug and is not hidden.
     """
-    if cls in _FOUND:
-        return _FOUND[cls]
     module = cls.__module__
     owner = sys.modules.get(module)
     package = module if hasattr(owner, "__path__") else module.rpartition(".")[0]
-    target = f"{package}.greedy"
-    found: GreedyFn | None = None
-    if not package:  # a game defined in a top-level module (a test's toy game)
-        _FOUND[cls] = None
-        return None
-    try:
-        mod = importlib.import_module(target)
-    except ModuleNotFoundError as exc:
-        if exc.name != target:
-            raise
-    else:
-        fn = getattr(mod, "greedy_action", None)
-        found = fn if callable(fn) else None
-    _FOUND[cls] = found
+    found: Callable[..., object] | None = None
+    if package:  # not a game defined in a top-level module (a test's toy game)
+        target = f"{package}.{module_name}"
+        try:
+            mod = importlib.import_module(target)
+        except ModuleNotFoundError as exc:
+            if exc.name != target:
+                raise
+        else:
+            fn = getattr(mod, function, None)
+            found = fn if callable(fn) else None
     return found
+
+
+def game_greedy(cls: type[GameState]) -> GreedyFn | None:
+    """The game's own ``greedy_action``, or None if its folder has no ``greedy`` module."""
+    if cls not in _FOUND:
+        _FOUND[cls] = cast(GreedyFn | None, game_function(cls, "greedy", "greedy_action"))
+    return _FOUND[cls]
 
 
 def one_ply_values(

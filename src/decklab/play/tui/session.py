@@ -23,7 +23,7 @@ from decklab.engine.state import CHANCE, GameState, seat_name
 HUMAN = "human"
 DEFAULT_OPPONENT = "greedy"
 """Fast and plays sensibly: a person should not wait for a bot by default."""
-HINT_SPEC = "ismcts:time=0.5"
+HINT_SPEC = "expert"
 """The strongest fair bot at a budget a person will wait for."""
 
 

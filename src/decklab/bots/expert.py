@@ -1,0 +1,69 @@
+"""The ``expert`` agent: the strongest fair player each game offers.
+
+A game may ship ``expert_action(state, seat, rng) -> int`` (and optionally
+``action_values(state, seat, rng, samples, nodes) -> {action: value}`` for hints)
+in ``decklab.games.<package>.expert`` — the Cabin's plays from its clairvoyant
+solver run on deals sampled from what the player can see. Where a game has no
+expert, its rule-based ``greedy`` player stands in: at the budgets measured in
+docs/strength.md it is stronger than generic search. Like ``greedy``, the
+game's function is always handed a determinization, never the true state.
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+from decklab.bots.base import SEED, Agent, Hint, make_rng, parse_params, register_agent
+from decklab.bots.greedy import GreedyAgent, game_function
+from decklab.engine.state import GameState
+
+
+class ExpertAgent(Agent):
+    """The game's own expert if it has one, else its greedy player."""
+
+    name = "expert"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = make_rng(seed)
+        self.fallback = GreedyAgent(seed)
+
+    def choose(self, state: GameState, seat: int) -> int:
+        return self.hint(state, seat).action
+
+    def hint(self, state: GameState, seat: int) -> Hint:
+        expert = game_function(type(state), "expert", "expert_action")
+        if expert is None:
+            return self.fallback.hint(state, seat)
+        legal = state.legal_actions(seat)
+        if len(legal) == 1:
+            return Hint(legal[0], state.action_to_string(seat, legal[0]), "the only legal action")
+        sample = state.determinize(seat, self.rng)
+        values_fn = game_function(type(state), "expert", "action_values")
+        raw = cast(
+            "dict[int, float]", values_fn(sample, seat, self.rng) if values_fn is not None else {}
+        )
+        if raw:
+            # The values are expected results in the game's units: pick the best
+            # one in the game's direction, ties in legal order.
+            sign = 1.0 if state.info.lower_is_better else -1.0
+            action = min(raw, key=lambda a: (sign * raw[a], legal.index(a)))
+        else:
+            action = cast(int, expert(sample, seat, self.rng))
+        values = {state.action_to_string(seat, a): float(v) for a, v in raw.items()}
+        reason = f"{state.info.title}'s expert: the best expected result on deals sampled from what you see"
+        if raw:
+            reason += f" ({raw[action]:.2f} {state.info.score_unit} expected)"
+        return Hint(action, state.action_to_string(seat, action), reason, values=values)
+
+
+def _make(params: dict[str, str]) -> Agent:
+    got = parse_params("expert", params, (SEED,))
+    return ExpertAgent(got["seed"])
+
+
+register_agent(
+    "expert",
+    _make,
+    "the game's strongest fair player (the Cabin: sampled-deal solver); its greedy elsewhere",
+    params=(SEED,),
+)
