@@ -29,25 +29,9 @@ class PimcAgent(SearchAgent):
     name = "pimc"
     method = "PIMC"
 
-    def __init__(
-        self,
-        budget: Budget,
-        c: float = 0.7,
-        gamma: float = 0.1,
-        rollout: str = "random",
-        seed: int | None = None,
-        mix: float = 0.1,
-        first: int = 0,
-        prior: str = "none",
-        bias: float = 1.0,
-        margin: float = 0.0,
-        depth: int = 0,
-        widen: float = 0.0,
-        dets: int = 20,
-    ) -> None:
-        super().__init__(
-            budget, c, gamma, rollout, seed, mix, first, prior, bias, margin, depth, widen
-        )
+    def __init__(self, budget: Budget, *, dets: int = 20, **settings: Any) -> None:
+        """``settings`` are SearchAgent's (c, gamma, rollout, seed, …); only ``dets`` is PIMC's."""
+        super().__init__(budget, **settings)
         self.dets = dets
 
     @classmethod
