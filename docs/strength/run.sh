@@ -5,31 +5,36 @@ set -u
 D=docs/strength
 W=2
 SEED=2026
-ISM="ismcts:iters=48,prior=greedy,widen=1,depth=6"
-PIM="pimc:iters=48,dets=8,prior=greedy,widen=1,depth=6"
-ISM4="ismcts:iters=192,prior=greedy,widen=1,depth=6"
-PIM4="pimc:iters=192,dets=8,prior=greedy,widen=1,depth=6"
+# The guidance both search agents share (see docs/strength.md, "The agents").
+G="rollout=greedy,depth=8,prior=greedy,model=1,topk=4,margin=0.7,purify=0.5,gamma=0.3"
+ISM="ismcts:iters=48,root=halving,$G"
+PIM="pimc:iters=48,dets=8,$G"
+ISM4="ismcts:iters=192,root=halving,$G"
+DECKLAB=${DECKLAB:-.venv/bin/decklab}
 # seats: the agent under test in one seat, its opponent in all the others
 others() { local spec=$1 n=$2 out=""; for ((i = 1; i < n; i++)); do out+=",$spec"; done; echo "$out"; }
 run() {  # name game seats games a b
   local name=$1 game=$2 n=$3 games=$4 a=$5 b=$6
   local start=$(date +%s)
-  .venv/bin/decklab arena "$game" -p "$a$(others "$b" "$n")" -g "$games" --seed $SEED \
+  $DECKLAB arena "$game" -p "$a$(others "$b" "$n")" -g "$games" --seed $SEED \
     --workers $W --json --no-progress > "$D/$name.json"
   echo "$name $(( $(date +%s) - start ))s" | tee -a "$D/times.txt"
 }
 : > "$D/times.txt"
-for spec in "corporation 5" "facade 2" "lonely-face 2" "notorious 4"; do
+GAMES=("corporation 5" "lonely-face 2" "notorious 4" "facade 2")
+for spec in "${GAMES[@]}"; do
   set -- $spec
   run "$1-greedy-vs-random" "$1" "$2" 400 greedy random
 done
-for spec in "corporation 5" "facade 2" "lonely-face 2" "notorious 4"; do
+for spec in "${GAMES[@]}"; do
   set -- $spec
   run "$1-ismcts-vs-greedy" "$1" "$2" 400 "$ISM" greedy
+done
+for spec in "${GAMES[@]}"; do
+  set -- $spec
   run "$1-ismcts-vs-pimc" "$1" "$2" 400 "$ISM" "$PIM"
 done
-for spec in "corporation 5" "facade 2" "lonely-face 2" "notorious 4"; do
+for spec in "${GAMES[@]}"; do
   set -- $spec
-  run "$1-ismcts4x-vs-greedy" "$1" "$2" 100 "$ISM4" greedy
-  run "$1-ismcts4x-vs-pimc4x" "$1" "$2" 100 "$ISM4" "$PIM4"
+  run "$1-ismcts4x-vs-greedy" "$1" "$2" 40 "$ISM4" greedy
 done

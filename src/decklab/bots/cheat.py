@@ -22,7 +22,7 @@ class CheatAgent(SearchAgent):
     fair: ClassVar[bool] = False
 
     def search(self, state: GameState, seat: int, rollout: RolloutPolicy) -> tuple[list[Tree], str]:
-        tree = self.new_tree(rollout)
+        tree = self.new_tree(rollout, seat)
 
         def step(_: int) -> None:
             tree.iterate(state.clone())

@@ -32,7 +32,14 @@ from decklab.engine.state import GameState
 GreedyFn = Callable[[GameState, int, random.Random], int]
 """``greedy_action(state, seat, rng) -> action``, a game's own rule-based player."""
 
+ValuesFn = Callable[[GameState, int, random.Random], dict[int, float]]
+"""``action_values(state, seat, rng) -> {action: value}``: the greedy player's ratings."""
+EstimateFn = Callable[[GameState], list[float]]
+"""``expected_scores(state) -> [score per seat]``: a game's guess of the final scores."""
+
 _FOUND: dict[type[GameState], GreedyFn | None] = {}
+_VALUES: dict[type[GameState], ValuesFn | None] = {}
+_ESTIMATE: dict[type[GameState], EstimateFn | None] = {}
 
 
 def game_function(
@@ -65,6 +72,26 @@ def game_greedy(cls: type[GameState]) -> GreedyFn | None:
     if cls not in _FOUND:
         _FOUND[cls] = cast(GreedyFn | None, game_function(cls, "greedy", "greedy_action"))
     return _FOUND[cls]
+
+
+def game_values(cls: type[GameState]) -> ValuesFn | None:
+    """The game's own ``action_values(state, seat, rng)``: how its greedy player rates each move.
+
+    Search uses the ranking to look at a few promising moves instead of all of them.
+    """
+    if cls not in _VALUES:
+        _VALUES[cls] = cast(ValuesFn | None, game_function(cls, "greedy", "action_values"))
+    return _VALUES[cls]
+
+
+def game_estimate(cls: type[GameState]) -> EstimateFn | None:
+    """The game's own ``expected_scores(state)``: a guess of every seat's final score.
+
+    Search judges a game it cut off by it; without one, by the scores so far.
+    """
+    if cls not in _ESTIMATE:
+        _ESTIMATE[cls] = cast(EstimateFn | None, game_function(cls, "greedy", "expected_scores"))
+    return _ESTIMATE[cls]
 
 
 def one_ply_values(

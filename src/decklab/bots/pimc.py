@@ -42,7 +42,7 @@ class PimcAgent(SearchAgent):
         deals = [state.determinize(seat, self.rng) for _ in range(self.dets)]
         trees = []
         for deal in deals:
-            tree = self.new_tree(rollout)
+            tree = self.new_tree(rollout, seat)
 
             def step(_: int, tree: Tree = tree, deal: GameState = deal) -> None:
                 tree.iterate(deal.clone())

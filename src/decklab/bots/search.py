@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from decklab.bots.base import Agent, Hint, Param
-from decklab.bots.greedy import game_greedy
+from decklab.bots.greedy import game_estimate, game_greedy, game_values
 from decklab.engine.state import GameState, seat_name
 
 RolloutPolicy = Callable[[GameState, random.Random], None]
@@ -161,12 +161,14 @@ class Bandit:
 class Node:
     """A tree node; ``visits``/``total``/``avail`` describe the edge that leads into it."""
 
-    __slots__ = ("avail", "bandits", "favoured", "joint", "kids", "total", "visits")
+    __slots__ = ("allowed", "avail", "bandits", "favoured", "joint", "kids", "total", "visits")
 
     def __init__(self) -> None:
         self.kids: dict[int, dict[int, Node]] = {}
         self.favoured: dict[int, int] | None = None
         """seat → the prior policy's action here (set on the node's first expansion)."""
+        self.allowed: dict[int, frozenset[int]] | None = None
+        """seat → the actions the game's own ranking put in its top k here (``topk``)."""
         """seat → action → child (one seat to act)."""
         self.joint: dict[tuple[int, ...], Node] = {}
         """joint choice (seat, action, seat, action, …) → child (simultaneous round)."""
@@ -241,17 +243,23 @@ class Tree:
     __slots__ = (
         "bias",
         "c",
+        "chosen",
         "cut_seen",
         "cut_sum",
+        "estimate",
         "gamma",
         "iterations",
         "margin",
         "margin_seen",
         "margin_sum",
+        "model",
+        "observer",
         "prior",
         "rng",
         "rollout",
         "root",
+        "topk",
+        "values",
         "widen",
     )
 
@@ -265,9 +273,21 @@ class Tree:
         bias: float = 0.0,
         margin: float = 0.0,
         widen: float = 0.0,
+        observer: int = -1,
+        model: float = 0.0,
+        topk: int = 0,
+        values: Callable[[GameState, int, random.Random], dict[int, float]] | None = None,
+        estimate: Callable[[GameState], list[float]] | None = None,
     ) -> None:
         self.root = Node()
+        self.chosen: int | None = None
+        """The decision when the caller picked it (sequential halving), not the visit counts."""
+        self.topk = topk if values is not None else 0
+        self.values = values
+        self.estimate = estimate
         self.widen = widen
+        self.observer = observer
+        self.model = model
         self.margin = margin
         self.margin_sum = 0.0
         self.margin_seen = 0
@@ -281,8 +301,12 @@ class Tree:
         self.bias = bias
         self.iterations = 0
 
-    def iterate(self, state: GameState) -> None:
-        """Select, expand, roll out and back up once, consuming ``state`` (a private copy)."""
+    def iterate(self, state: GameState, force: int | None = None) -> None:
+        """Select, expand, roll out and back up once, consuming ``state`` (a private copy).
+
+        ``force`` is the observer's action at the root for this iteration, chosen
+        by the caller (sequential halving) instead of by UCB.
+        """
         rng = self.rng
         c = self.c
         log = math.log
@@ -297,10 +321,55 @@ class Tree:
                 break
             if len(acting) == 1:
                 seat = acting[0]
-                legal = state.legal_actions(seat)
                 kids = node.kids.get(seat)
                 if kids is None:
                     kids = node.kids[seat] = {}
+                if (
+                    seat != self.observer
+                    and self.prior is not None
+                    and self.model > 0.0
+                    and (self.model >= 1.0 or rng.random() < self.model)
+                ):
+                    # Opponent modelling: this seat plays the prior's move (for this
+                    # deal), not a move of its own search.
+                    action = self.prior(state, seat, rng)
+                    state.apply(seat, action)
+                    child = kids.get(action)
+                    if child is None:
+                        child = kids[action] = Node()
+                        child.avail += 1
+                        line.append((child, seat))
+                        break
+                    child.avail += 1
+                    line.append((child, seat))
+                    node = child
+                    continue
+                legal = state.legal_actions(seat)
+                if self.topk:
+                    if node.allowed is None:
+                        node.allowed = {}
+                    allowed = node.allowed.get(seat)
+                    if allowed is None:
+                        assert self.values is not None
+                        ranked = self.values(state, seat, rng)
+                        top = sorted(ranked, key=ranked.__getitem__, reverse=True)[: self.topk]
+                        allowed = node.allowed[seat] = frozenset(top)
+                    legal = [a for a in legal if a in allowed] or legal
+                if force is not None and node is self.root:
+                    for a in legal:
+                        known = kids.get(a)
+                        if known is not None:
+                            known.avail += 1
+                    state.apply(seat, force)
+                    child = kids.get(force)
+                    if child is None:
+                        child = kids[force] = Node()
+                        child.avail += 1
+                        line.append((child, seat))
+                        break
+                    line.append((child, seat))
+                    node = child
+                    continue
                 favoured = -1
                 if self.prior is not None:
                     if node.favoured is None:
@@ -348,6 +417,17 @@ class Tree:
                 node = best
             else:
                 key: list[int] = []
+                modelled: dict[int, int] = {}
+                if self.model > 0.0 and self.prior is not None:
+                    # Opponent modelling: the other seats play the prior's choice
+                    # (asked before any choice is applied) with probability ``model``.
+                    for seat in acting:
+                        if (
+                            seat != self.observer
+                            and rng.random() < self.model
+                            and state.legal_actions(seat)
+                        ):
+                            modelled[seat] = self.prior(state, seat, rng)
                 if self.prior is not None and any(s not in node.bandits for s in acting):
                     # Seed each new bandit with the prior's choice, all asked before any
                     # seat's choice is applied, so that none sees another's.
@@ -358,6 +438,12 @@ class Tree:
                 for seat in acting:
                     legal = state.legal_actions(seat)
                     if not legal:  # a game where one choice settles another's: skip it
+                        continue
+                    forced = modelled.get(seat)
+                    if forced is not None:
+                        state.apply(seat, forced)
+                        key.append(seat)
+                        key.append(forced)
                         continue
                     bandit = node.bandits.get(seat)
                     if bandit is None:
@@ -396,7 +482,7 @@ class Tree:
         1 for a clear lead. A rough guess of the win share, and a generic one:
         it reads nothing but ``scores()``.
         """
-        margins = self.margins(state)
+        margins = self.margins(state, self.estimate(state) if self.estimate else None)
         self.cut_sum += abs(margins[0])
         self.cut_seen += 1
         scale = self.cut_sum / self.cut_seen or 1.0
@@ -404,9 +490,14 @@ class Tree:
         return [0.5 + 0.5 * tanh(m / scale) for m in margins]
 
     @staticmethod
-    def margins(state: GameState) -> list[float]:
-        """Each seat's score minus the best other seat's (negated where lower is better)."""
-        scores = state.scores()
+    def margins(state: GameState, scores: list[float] | None = None) -> list[float]:
+        """Each seat's score minus the best other seat's (negated where lower is better).
+
+        ``scores`` replaces the state's own where the game can estimate the final
+        scores of an unfinished game (its ``expected_scores``).
+        """
+        if scores is None:
+            scores = [float(x) for x in state.scores()]
         sign = -1.0 if state.info.lower_is_better else 1.0
         n = len(scores)
         out = []
@@ -494,6 +585,20 @@ def sample_policy(policy: dict[int, float], rng: random.Random) -> int:
         if x < acc:
             return action
     return last
+
+
+def purified(policy: dict[int, float], share: float) -> dict[int, float]:
+    """``policy`` without the moves below ``share`` of the likeliest one, renormalised.
+
+    Regret matching's average strategy keeps a little weight on every move it
+    explored; at a few hundred iterations that residue is noise, and sampling
+    it now and then throws games away. Thresholding (Ganzfried & Sandholm
+    2012) keeps the mix among the moves that earned their weight.
+    """
+    top = max(policy.values())
+    kept = {a: p for a, p in policy.items() if p >= share * top}
+    total = sum(kept.values())
+    return {a: p / total for a, p in kept.items()}
 
 
 def most_visited(stats: RootStats) -> int:
@@ -585,6 +690,29 @@ SEARCH_PARAMS: tuple[Param, ...] = (
         minimum=0.0,
         maximum=1.0,
     ),
+    Param(
+        "model",
+        float,
+        0.0,
+        "in simultaneous rounds the other seats play the prior's move with this probability",
+        minimum=0.0,
+        maximum=1.0,
+    ),
+    Param(
+        "purify",
+        float,
+        0.0,
+        "at a simultaneous root, drop moves played less than this share of the likeliest one",
+        minimum=0.0,
+        maximum=1.0,
+    ),
+    Param(
+        "topk",
+        int,
+        0,
+        "search only the k moves the game's own ranking likes best at a node (0: all)",
+        minimum=0,
+    ),
 )
 DEFAULT_ITERS = 1000
 
@@ -618,7 +746,15 @@ class SearchAgent(Agent):
         margin: float = 0.0,
         depth: int = 0,
         widen: float = 0.0,
+        model: float = 0.0,
+        purify: float = 0.0,
+        topk: int = 0,
     ) -> None:
+        self.topk = topk
+        self._values_fn: Callable[[GameState, int, random.Random], dict[int, float]] | None = None
+        self._estimate_fn: Callable[[GameState], list[float]] | None = None
+        self.model = model
+        self.purify = purify
         self.margin = margin
         self.depth = depth
         self.widen = widen
@@ -652,6 +788,9 @@ class SearchAgent(Agent):
                     "margin",
                     "depth",
                     "widen",
+                    "model",
+                    "purify",
+                    "topk",
                 )
             },
         }
@@ -664,7 +803,7 @@ class SearchAgent(Agent):
     def search(self, state: GameState, seat: int, rollout: RolloutPolicy) -> tuple[list[Tree], str]:
         """Grow the trees for ``seat``'s decision; return them and a phrase for the reason."""
 
-    def new_tree(self, rollout: RolloutPolicy) -> Tree:
+    def new_tree(self, rollout: RolloutPolicy, observer: int = -1) -> Tree:
         return Tree(
             self.rng,
             self.c,
@@ -674,12 +813,19 @@ class SearchAgent(Agent):
             self.bias,
             self.margin,
             self.widen,
+            observer,
+            self.model,
+            self.topk,
+            self._values_fn,
+            self._estimate_fn,
         )
 
     def rollout_policy(self, state: GameState) -> tuple[RolloutPolicy, str]:
         """The rollout policy for this game, and a note when greedy was asked for but is missing."""
         rule_based = game_greedy(type(state))
         self._prior_fn = rule_based if self.prior == "greedy" else None
+        self._values_fn = game_values(type(state)) if self.topk else None
+        self._estimate_fn = game_estimate(type(state))
         note = ", greedy move tried first" if self._prior_fn is not None else ""
         depth = self.depth if state.num_players > 1 else 0
         cut = f", cut off after {depth} moves" if depth else ""
@@ -719,12 +865,21 @@ class SearchAgent(Agent):
         stats = root_stats(trees, seat, legal, simultaneous)
         text = {a: state.action_to_string(seat, a) for a in legal}
         if simultaneous:
+            if self.purify > 0.0:
+                stats.policy = purified(stats.policy, self.purify)
             action = sample_policy(stats.policy, self.rng)
             reason = (
                 f"{self.method}: {iterations} iterations {how}{note}; in a simultaneous round "
                 f"it plays a mixed strategy (decoupled regret matching) and drew "
                 f"{text[action]} (probability {stats.policy[action]:.0%}, "
                 f"mean reward {stats.means[action]:.2f})"
+            )
+        elif len(trees) == 1 and trees[0].chosen is not None:
+            action = trees[0].chosen
+            reason = (
+                f"{self.method}: {iterations} iterations {how}{note}; sequential halving "
+                f"over the root moves kept {text[action]} "
+                f"(mean reward {stats.means[action]:.2f} over {stats.visits[action]} deals)"
             )
         else:
             action = most_visited(stats)

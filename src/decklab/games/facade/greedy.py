@@ -160,13 +160,12 @@ def _at_least(probs: list[float], need: int) -> float:
     return dist[need]
 
 
-def _place(state: FacadeState, seat: int, legal: list[int], table: _Table) -> int:
-    """The placement that raises the seat's expected final score most (F7, F8)."""
+def _place(state: FacadeState, seat: int, legal: list[int], table: _Table) -> dict[int, float]:
+    """Each placement's rise in the seat's expected final score (F7, F8)."""
     house = table.house[seat]
     groups = state.groups[seat]  # own tableau: public
     estimates = [table.estimate(g, house) for g in groups]
-    best_gain = -float("inf")
-    best = legal[0]
+    values: dict[int, float] = {}
     for action in legal:
         rest = action - PLACE_BASE
         card, dest = rest >> 6, rest & 63
@@ -175,13 +174,12 @@ def _place(state: FacadeState, seat: int, legal: list[int], table: _Table) -> in
         else:
             g = groups[dest - 1]
             gain = table.estimate((*g, card), house) - estimates[dest - 1]
-        if gain > best_gain:
-            best_gain, best = gain, action
-    return best
+        values[action] = gain
+    return values
 
 
-def _bid(state: FacadeState, seat: int, legal: list[int], table: _Table) -> int:
-    """The bid card and supply card where one more bid card gains most (F4–F6)."""
+def _bid(state: FacadeState, seat: int, legal: list[int], table: _Table) -> dict[int, float]:
+    """What each bid card on each supply card gains (F4–F6)."""
     n = state.num_players
     supply = state.supply
     mine = dict.fromkeys(supply, 0)
@@ -214,16 +212,12 @@ def _bid(state: FacadeState, seat: int, legal: list[int], table: _Table) -> int:
     for c in supply:
         rival = max((table.worth(state, s, c) for s in range(n) if s != seat), default=0.0)
         worth[c] = table.worth(state, seat, c) + DENIAL * max(0.0, rival)
-    best_gain = -float("inf")
-    best = legal[0]
+    values: dict[int, float] = {}
     base = {c: p_take(c, mine[c]) for c in supply}
     for action in legal:
         k, c = action >> 7, action & 127
-        gain = worth[c] * (p_take(c, mine[c] + BID_WORTH[k]) - base[c])
-        # Equal gains: keep the bigger bid card for later (strictly better only).
-        if gain > best_gain + 1e-9:
-            best_gain, best = gain, action
-    return best
+        values[action] = worth[c] * (p_take(c, mine[c] + BID_WORTH[k]) - base[c])
+    return values
 
 
 def greedy_action(state: FacadeState, seat: int, rng: random.Random) -> int:
@@ -235,7 +229,40 @@ def greedy_action(state: FacadeState, seat: int, rng: random.Random) -> int:
     legal = state.legal_actions(seat)
     if len(legal) == 1:
         return legal[0]
+    values = action_values(state, seat, rng)
+    bidding = state.mode == BIDDING
+    best = legal[0]
+    for action in legal:
+        # Strictly better only: ties keep the game's order (for a bid, the bigger
+        # bid card is kept for later; 1e-9 so rounding does not count as better).
+        if values[action] > values[best] + (1e-9 if bidding else 0.0):
+            best = action
+    return best
+
+
+def action_values(state: FacadeState, seat: int, rng: random.Random) -> dict[int, float]:
+    """Every legal move's worth under the heuristics above: what search ranks moves by."""
+    legal = state.legal_actions(seat)
     table = _Table(state)
     if state.mode == BIDDING:
         return _bid(state, seat, legal, table)
     return _place(state, seat, legal, table)
+
+
+def expected_scores(state: FacadeState) -> list[float]:
+    """Every seat's expected final score: its groups' estimates plus its best use of won cards.
+
+    What search judges a game it cut off by. Reads the state's tableaux, won cards and
+    the set of cards still to come, never the draw pile's order; search hands it a
+    sampled deal anyway.
+    """
+    if state.is_terminal():
+        return state.scores()
+    table = _Table(state)
+    out = []
+    for s in range(state.num_players):
+        house = table.house[s]
+        total = sum(table.estimate(g, house) for g in state.groups[s])
+        total += sum(table.worth(state, s, c) for c in state.won[s])
+        out.append(total)
+    return out

@@ -116,6 +116,15 @@ def greedy_action(state: LonelyFaceState, seat: int, rng: random.Random) -> int:
     legal = state.legal_actions(seat)
     if len(legal) == 1:
         return legal[0]
+    values = action_values(state, seat, rng)
+    best_value = max(values.values())
+    best = [a for a in legal if values[a] >= best_value - 1e-9]
+    return best[0] if len(best) == 1 else rng.choice(best)
+
+
+def action_values(state: LonelyFaceState, seat: int, rng: random.Random) -> dict[int, float]:
+    """Every legal move's worth under the heuristics above: what search ranks moves by."""
+    legal = state.legal_actions(seat)
     g = state.grid  # public
     odds = _suit_odds(state)
     existing: list[Threat] = []
@@ -127,8 +136,7 @@ def greedy_action(state: LonelyFaceState, seat: int, rng: random.Random) -> int:
                 existing.append((w, 1 << a | 1 << b))
     existing.sort(reverse=True)
 
-    best_value = -float("inf")
-    best: list[int] = []
+    values: dict[int, float] = {}
     for action in legal:
         if TAKE <= action < SWAP:
             x, y = EDGES[action - TAKE]
@@ -167,8 +175,5 @@ def greedy_action(state: LonelyFaceState, seat: int, rng: random.Random) -> int:
                 value = -_threat(existing, changed, kept)
         else:  # pass (L5d): only when nothing else is legal
             value = -_threat(existing, 0, 0.0)
-        if value > best_value + 1e-9:
-            best_value, best = value, [action]
-        elif value >= best_value - 1e-9:
-            best.append(action)
-    return best[0] if len(best) == 1 else rng.choice(best)
+        values[action] = value
+    return values

@@ -44,21 +44,19 @@ _DECK_VALUE = sum(min(r, 10) for r in range(1, 14)) * 4
 """N5 value of one 52-card deck: 340."""
 
 
-def _give(state: NotoriousState, seat: int, legal: list[int]) -> int:
-    """Tie-break (N7): the highest card onto the tied rival with the highest match total."""
+def _give(state: NotoriousState, seat: int, legal: list[int]) -> dict[int, float]:
+    """Tie-break (N7): the highest card onto the tied rival with the highest match total.
+
+    The values only order the gifts (higher is better).
+    """
     totals = state.totals  # public
-    best = legal[0]
-    best_key = (-1, -1, 0)
-    for action in legal:
-        card = (action >> 4) & 63
-        target = action & 15
-        key = (_VALUE[card], totals[target], -target)
-        if key > best_key:
-            best_key, best = key, action
-    return best
+    ranked = sorted(
+        legal, key=lambda a: (_VALUE[(a >> 4) & 63], totals[a & 15], -(a & 15)), reverse=True
+    )
+    return {a: float(len(ranked) - i) for i, a in enumerate(ranked)}
 
 
-def _play(state: NotoriousState, seat: int, legal: list[int]) -> int:
+def _play(state: NotoriousState, seat: int, legal: list[int]) -> dict[int, float]:
     """Round play (N3): the card, seat and face with the best relative expected gain."""
     n = state.num_players
     order = state.order
@@ -96,8 +94,7 @@ def _play(state: NotoriousState, seat: int, legal: list[int]) -> int:
 
     weights = [math.exp((e - max(est)) / temp) for e in est]
 
-    best = legal[0]
-    best_value = -math.inf
+    values: dict[int, float] = {}
     for action in legal:
         card = action >> 5
         target = (action >> 1) & 15
@@ -115,10 +112,8 @@ def _play(state: NotoriousState, seat: int, legal: list[int]) -> int:
                 mine = g
             else:
                 gains += g
-        value = mine - gains / (n - 1)
-        if value > best_value:
-            best_value, best = value, action
-    return best
+        values[action] = mine - gains / (n - 1)
+    return values
 
 
 def greedy_action(state: NotoriousState, seat: int, rng: random.Random) -> int:
@@ -130,8 +125,47 @@ def greedy_action(state: NotoriousState, seat: int, rng: random.Random) -> int:
     legal = state.legal_actions(seat)
     if len(legal) == 1:
         return legal[0]
+    values = action_values(state, seat, rng)
+    best = legal[0]
+    for action in legal:  # strictly better only: ties keep the game's order
+        if values[action] > values[best]:
+            best = action
+    return best
+
+
+def action_values(state: NotoriousState, seat: int, rng: random.Random) -> dict[int, float]:
+    """Every legal move's worth under the heuristics above: what search ranks moves by."""
+    legal = state.legal_actions(seat)
     if state.phase == PLAY:
         return _play(state, seat, legal)
     if legal[0] & GIVE:
         return _give(state, seat, legal)
-    return legal[0]
+    return {a: -float(i) for i, a in enumerate(legal)}
+
+
+def expected_scores(state: NotoriousState) -> list[float]:
+    """Every seat's expected match total at the end of the current game.
+
+    What search judges a game it cut off by: the totals so far and the bonuses
+    (N4), plus each game score times the chance of *not* ending highest (N6), a
+    soft maximum of the game scores with the cards still to come spread evenly,
+    softer while many are still to come. Search calls it on a sampled deal, so
+    it may read every game score; the later games of the match are even.
+    """
+    n = state.num_players
+    totals = state.totals
+    if state.is_terminal():
+        return [float(t) for t in totals]
+    g = state.gscore
+    if state.phase != PLAY:  # a tie-break: bonuses are in the totals already
+        tied = state.tied
+        share = 1.0 - 1.0 / len(tied) if tied else 1.0
+        return [totals[s] + g[s] * (share if s in tied else 1.0) for s in range(n)]
+    left = state.rounds * n - len(state.plays)
+    future = left * 6.5 / n
+    est = [g[s] + future for s in range(n)]
+    temp = max(1.5, math.sqrt(left / n * 60.0))
+    top = max(est)
+    weights = [math.exp((e - top) / temp) for e in est]
+    z = sum(weights)
+    return [totals[s] + state.bonus[s] + (1.0 - weights[s] / z) * est[s] for s in range(n)]
