@@ -15,6 +15,7 @@ from decklab.bots import AgentSpecError, agent_names, is_fair, make_agent
 from decklab.bots.base import Agent
 from decklab.bots.cheat import CheatAgent
 from decklab.bots.greedy import _FOUND, game_greedy
+from decklab.bots.ismcts import IsmctsAgent
 from decklab.bots.search import Bandit, Tree, guided_rollout
 from decklab.engine.checks import canonical
 from decklab.engine.info import GameInfo
@@ -527,3 +528,102 @@ def test_expert_is_fair_on_the_cabin() -> None:
     a = make_agent("expert:seed=5").choose(state, 0)
     b = make_agent("expert:seed=5").choose(twin, 0)
     assert a == b
+
+
+# ------------------------------------------------------------------ guidance from the game
+def test_model_makes_the_other_seats_play_the_prior_in_the_tree(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """model=1: the other seat plays only the prior's move in the tree; model=0: it searches."""
+    monkeypatch.setitem(_FOUND, GuessState, _guess_greedy)  # always guesses 3
+    state = GuessState.new(seed=0)
+    for model, replies in (("1", {3}), ("0", {1, 2, 3})):
+        agent = make_agent(f"ismcts:iters=60,prior=greedy,model={model},seed=2")
+        assert isinstance(agent, IsmctsAgent)
+        rollout, _ = agent.rollout_policy(state)
+        trees, _ = agent.search(state, 0, rollout)
+        seen = set()
+        for child in trees[0].root.kids[0].values():
+            seen.update(child.kids.get(1, {}))
+        assert seen == replies
+
+
+def test_topk_searches_only_the_games_best_ranked_moves() -> None:
+    from decklab.bots.greedy import game_values
+    from decklab.games.notorious.state import NotoriousState
+
+    state = NotoriousState.new(4, seed=1)
+    seat = state.to_act()[0]
+    values_fn = game_values(NotoriousState)
+    assert values_fn is not None
+    values = values_fn(state, seat, random.Random(0))
+    top = sorted(values, key=values.__getitem__, reverse=True)[:3]
+    hint = make_agent("ismcts:iters=40,topk=3,seed=1").hint(state, seat)
+    searched = {a for a, v in hint.visits.items() if v > 0}
+    assert searched == {state.action_to_string(seat, a) for a in top}
+    assert hint.action in top
+
+
+def test_halving_shares_deals_between_moves_and_drops_the_worse_half() -> None:
+    from decklab.games.notorious.state import NotoriousState
+
+    state = NotoriousState.new(4, seed=2)
+    seat = state.to_act()[0]
+    spec = "ismcts:iters=48,topk=4,root=halving,rollout=greedy,depth=4,seed=5"
+    hint = make_agent(spec).hint(state, seat)
+    visits = sorted(v for v in hint.visits.values() if v)
+    # 24 iterations over four moves (6 shared deals each), then 24 over the best two
+    assert visits == [6, 6, 18, 18]
+    assert hint.visits[hint.text] == 18 and "sequential halving" in hint.reason
+    assert make_agent(spec).hint(state, seat).action == hint.action  # same seed, same pick
+    # a simultaneous root keeps regret matching
+    corp = CorporationState.new(5, seed=0)
+    mixed = make_agent("ismcts:iters=30,root=halving,seed=1").hint(corp, 0)
+    assert "mixed strategy" in mixed.reason
+
+
+def test_purified_drops_the_residue_of_exploration() -> None:
+    from decklab.bots.search import purified
+
+    policy = {1: 0.6, 2: 0.35, 3: 0.05}
+    assert purified(policy, 0.5) == pytest.approx({1: 0.6 / 0.95, 2: 0.35 / 0.95})
+    assert purified(policy, 0.0) == pytest.approx(policy)
+    assert purified(policy, 1.0) == {1: 1.0}
+    hint = make_agent("ismcts:iters=60,purify=0.9,seed=1").hint(CorporationState.new(5, seed=0), 0)
+    assert hint.policy and max(hint.policy.values()) >= 0.5 and len(hint.policy) <= 2
+
+
+GUIDED = (
+    "ismcts:iters=24,root=halving,rollout=greedy,depth=8,prior=greedy,model=1,topk=4,"
+    "margin=0.7,purify=0.5,gamma=0.3"
+)
+
+
+@pytest.mark.parametrize("name", ["facade", "lonely-face", "notorious"])
+@pytest.mark.parametrize(
+    "spec", [GUIDED, GUIDED.replace("ismcts:", "pimc:dets=4,").replace("root=halving,", "")]
+)
+def test_guided_search_is_fair_in_the_sequential_games(name: str, spec: str) -> None:
+    """The report's guidance (game rankings, estimates, opponent model) reads no hidden card."""
+    from decklab.engine.registry import get_game
+
+    cls = get_game(name)
+    rng = random.Random(8)
+    state = cls.new(seed=8)
+    for _ in range(12):
+        seat = state.to_act()[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    seat = state.to_act()[0]
+    for _ in range(50):
+        other = state.determinize(seat, rng)
+        if canonical(other.view(ALL)) != canonical(state.view(ALL)):
+            break
+    assert canonical(other.view(ALL)) != canonical(state.view(ALL))
+    assert canonical(other.view(seat)) == canonical(state.view(seat))
+    first = make_agent(f"{spec},seed=4").hint(state, seat)
+    second = make_agent(f"{spec},seed=4").hint(other, seat)
+    assert (first.action, first.values, first.visits) == (
+        second.action,
+        second.values,
+        second.visits,
+    )

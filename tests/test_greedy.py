@@ -183,3 +183,64 @@ def test_greedy_decides_the_same_on_any_determinization(case: Case) -> None:
                 f"{case.game}: p{seat + 1} chose {state.action_to_string(seat, expected)} on "
                 f"the true state but {sample.action_to_string(seat, got)} on a determinization"
             )
+
+
+# ------------------------------------------------------------------ what search reads
+RANKED_GAMES = ["facade", "lonely-face", "notorious"]
+
+
+@pytest.mark.parametrize("name", RANKED_GAMES)
+def test_greedy_plays_the_top_of_its_own_ranking(name: str) -> None:
+    """``action_values`` (what search's ``topk`` ranks by) agrees with ``greedy_action``."""
+    from decklab.bots.greedy import game_values
+
+    cls = get_game(name)
+    values_fn = game_values(cls)
+    greedy = game_greedy(cls)
+    assert values_fn is not None and greedy is not None
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(6):
+        state = cls.new(seed=seed)
+        while not state.is_terminal():
+            seat = state.to_act()[0]
+            legal = state.legal_actions(seat)
+            if len(legal) > 1:
+                values = values_fn(state, seat, random.Random(1))
+                assert set(values) == set(legal)
+                chosen = greedy(state, seat, random.Random(1))
+                assert values[chosen] >= max(values.values()) - 1e-9
+                checked += 1
+            state.apply(seat, rng.choice(legal))
+    assert checked > 50
+
+
+@pytest.mark.parametrize("name", ["facade", "notorious"])
+def test_expected_scores_are_the_scores_at_the_end_and_a_guess_before(name: str) -> None:
+    from decklab.bots.greedy import game_estimate
+
+    cls = get_game(name)
+    estimate = game_estimate(cls)
+    assert estimate is not None
+    rng = random.Random(2)
+    state = cls.new(seed=4)
+    while not state.is_terminal():
+        guess = estimate(state)
+        assert len(guess) == state.num_players
+        assert all(isinstance(x, float) and abs(x) < 10_000 for x in guess)
+        seat = state.to_act()[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert estimate(state) == [float(x) for x in state.scores()]
+
+
+def test_notorious_estimate_counts_the_top_scorer_out() -> None:
+    """N6: of two seats with the same match total, the one far ahead in this game is
+    expected to lose its game score, so its estimate is the lower."""
+    from decklab.games.notorious.greedy import expected_scores
+    from decklab.games.notorious.state import NotoriousState
+
+    state = NotoriousState.new(4, seed=0)
+    state.gscore = [40, 10, 10, 10]
+    state.bonus = [0, 0, 0, 0]
+    guess = expected_scores(state)
+    assert guess[0] < guess[1] == guess[2] == guess[3]

@@ -264,5 +264,5 @@ def expected_scores(state: FacadeState) -> list[float]:
         house = table.house[s]
         total = sum(table.estimate(g, house) for g in state.groups[s])
         total += sum(table.worth(state, s, c) for c in state.won[s])
-        out.append(total)
+        out.append(float(total))
     return out

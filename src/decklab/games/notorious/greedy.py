@@ -160,7 +160,7 @@ def expected_scores(state: NotoriousState) -> list[float]:
     if state.phase != PLAY:  # a tie-break: bonuses are in the totals already
         tied = state.tied
         share = 1.0 - 1.0 / len(tied) if tied else 1.0
-        return [totals[s] + g[s] * (share if s in tied else 1.0) for s in range(n)]
+        return [float(totals[s] + g[s] * (share if s in tied else 1.0)) for s in range(n)]
     left = state.rounds * n - len(state.plays)
     future = left * 6.5 / n
     est = [g[s] + future for s in range(n)]
