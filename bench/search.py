@@ -6,8 +6,11 @@ Each game is searched from two positions, its first decision and one a third
 of the way through a random game (where rollouts are shorter), by
 ``ismcts:time=SECONDS`` with random rollouts, and with greedy rollouts where
 the game ships a rule-based player. An iteration is one determinization, one
-descent of the tree, one rollout to the end and one backup. Games that do not
-import (still being written) are listed as skipped.
+descent of the tree, one rollout to the end and one backup. The last column is
+the configuration of the strength report (``docs/strength.md``): greedy
+rollouts cut off after 8 moves and judged by the game's estimate, the other
+seats modelled by their greedy move, the game's top 4 moves halved at the root.
+Games that do not import (still being written) are listed as skipped.
 """
 
 from __future__ import annotations
@@ -24,6 +27,12 @@ from decklab.bots import make_agent
 from decklab.bots.greedy import game_greedy
 from decklab.engine.registry import game_names, get_game
 from decklab.engine.state import GameState
+
+GUIDED = (
+    "ismcts:root=halving,rollout=greedy,depth=8,prior=greedy,model=1,topk=4,"
+    "margin=0.7,purify=0.5,gamma=0.3"
+)
+"""The strength report's search, as in ``docs/strength/run.sh``."""
 
 
 def position(cls: type[GameState], fraction: float, seed: int) -> tuple[GameState, int]:
@@ -79,6 +88,7 @@ def main(argv: list[str] | None = None) -> int:
             "start": sims_per_second(start, start_seat, "ismcts:rollout=random", args.seconds),
             "mid": sims_per_second(mid, mid_seat, "ismcts:rollout=random", args.seconds),
             "greedy_rollouts": None,
+            "guided_mid": sims_per_second(mid, mid_seat, GUIDED, args.seconds),
         }
         if game_greedy(cls) is not None:
             row["greedy_rollouts"] = sims_per_second(
@@ -89,11 +99,18 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(results, indent=2))
         return 0
     table = Table(title=f"ISMCTS iterations per second ({args.seconds:g} s per position)")
-    for col in ("game", "players", "at the start", "a third in", "greedy rollouts (start)"):
+    for col in (
+        "game",
+        "players",
+        "at the start",
+        "a third in",
+        "greedy rollouts (start)",
+        "report's search (a third in)",
+    ):
         table.add_column(col, justify="left" if col == "game" else "right")
     for name, row in results.items():
         if "skipped" in row:
-            table.add_row(name, "—", "skipped", str(row["skipped"])[:60], "—")
+            table.add_row(name, "—", "skipped", str(row["skipped"])[:60], "—", "—")
             continue
         greedy = row["greedy_rollouts"]
         table.add_row(
@@ -102,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{row['start']:,.0f}",
             f"{row['mid']:,.0f}",
             "no greedy player" if greedy is None else f"{greedy:,.0f}",
+            f"{row['guided_mid']:,.0f}",
         )
     Console().print(table)
     return 0
