@@ -69,6 +69,16 @@ def _below_table() -> list[list[float]]:
 _BELOW = _below_table()
 
 
+_SHARED: dict[int, dict[tuple[tuple[int, ...], int], float]] = {}
+"""Group estimates by the set of cards still to come, shared between decisions.
+
+An estimate depends only on that set, and it changes only when a card moves,
+so consecutive decisions (and every sampled deal of one search decision: the
+set is public) reuse each other's estimates. Cleared when it grows too big.
+"""
+_SHARED_MAX = 256
+
+
 class _Table:
     """What one decision needs: each card's chance to still come to a seat, and the seats."""
 
@@ -88,13 +98,22 @@ class _Table:
         # Once the last placements are under way, nothing more comes.
         last = not state.pile and state.mode != BIDDING
         chance = [0.0] * 128
+        coming = 0  # the cards with a chance, as a bitmask: all the estimates depend on
         if not last:
+            pile = bool(state.pile)
             for c in state.full_deck():
                 if c in gone:
                     continue
-                chance[c] = LAND if c in supply or state.pile else 0.0
+                if pile or c in supply:
+                    chance[c] = LAND
+                    coming |= 1 << c
         self.chance = chance
-        self.cache: dict[tuple[tuple[int, ...], int], float] = {}
+        cache = _SHARED.get(coming)
+        if cache is None:
+            if len(_SHARED) >= _SHARED_MAX:
+                _SHARED.clear()
+            cache = _SHARED[coming] = {}
+        self.cache = cache
 
     def estimate(self, group: tuple[int, ...], house: int) -> float:
         """The expected final score of ``group`` (see the module docstring), memoised."""
