@@ -24,14 +24,13 @@ from rich.console import Console
 from rich.table import Table
 
 from decklab.bots import make_agent
+from decklab.bots.base import format_spec
 from decklab.bots.greedy import game_greedy
+from decklab.bots.ismcts import GUIDED
 from decklab.engine.registry import game_names, get_game
 from decklab.engine.state import GameState
 
-GUIDED = (
-    "ismcts:root=halving,rollout=greedy,depth=8,prior=greedy,model=1,topk=4,"
-    "margin=0.7,purify=0.5,gamma=0.3"
-)
+GUIDED_SPEC = format_spec("ismcts", GUIDED)
 """The strength report's search, as in ``docs/strength/run.sh``."""
 
 
@@ -88,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
             "start": sims_per_second(start, start_seat, "ismcts:rollout=random", args.seconds),
             "mid": sims_per_second(mid, mid_seat, "ismcts:rollout=random", args.seconds),
             "greedy_rollouts": None,
-            "guided_mid": sims_per_second(mid, mid_seat, GUIDED, args.seconds),
+            "guided_mid": sims_per_second(mid, mid_seat, GUIDED_SPEC, args.seconds),
         }
         if game_greedy(cls) is not None:
             row["greedy_rollouts"] = sims_per_second(

@@ -500,8 +500,8 @@ def test_every_agent_plays_every_game_to_the_end(name: str) -> None:
     assert all(0.0 <= u <= 1.0 for u in state.utilities())
 
 
-def test_expert_uses_the_games_expert_or_falls_back_to_greedy() -> None:
-    """The Cabin ships an expert (sampled-deal solver); Corporation falls back to greedy."""
+def test_expert_uses_the_games_expert_or_falls_back_to_guided_search() -> None:
+    """The Cabin ships an expert (sampled-deal solver); Corporation gets guided ISMCTS."""
     from decklab.bots import make_agent
     from decklab.engine.registry import get_game
 
@@ -513,7 +513,10 @@ def test_expert_uses_the_games_expert_or_falls_back_to_greedy() -> None:
         assert hint.values and hint.text in hint.values
     corp = get_game("corporation").new(5, seed=4)
     fallback = make_agent("expert:seed=1").hint(corp, 0)
-    assert "rule-based player" in fallback.reason
+    assert "ISMCTS: 48 iterations" in fallback.reason and fallback.policy
+    facade = get_game("facade").new(2, seed=4)
+    guided = make_agent("expert:seed=1").hint(facade, facade.to_act()[0])
+    assert "sequential halving" in guided.reason
 
 
 def test_expert_is_fair_on_the_cabin() -> None:

@@ -100,6 +100,22 @@ class IsmctsAgent(SearchAgent):
         return "by sequential halving on shared sampled deals"
 
 
+GUIDED: dict[str, str] = {
+    "root": "halving",
+    "rollout": "greedy",
+    "depth": "8",
+    "prior": "greedy",
+    "model": "1",
+    "topk": "4",
+    "margin": "0.7",
+    "purify": "0.5",
+    "gamma": "0.3",
+}
+"""The guidance of the strength report (docs/strength.md): the game's greedy player
+as rollout policy, prior and model of the other seats, its ranking for the top 4
+moves, sequential halving at the root. ``expert`` plays it where a game has no
+expert of its own."""
+
 PARAMS = (
     *SEARCH_PARAMS,
     Param(
