@@ -1,22 +1,24 @@
 """Print the tables of docs/strength.md from the arena JSON files next to this script.
 
-Usage: .venv/bin/python docs/strength/table.py
+Usage: .venv/bin/python docs/strength/table.py [base|x4]
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 HERE = Path(__file__).parent
 GAMES = [("corporation", 5), ("facade", 2), ("lonely-face", 2), ("notorious", 4)]
-MATCHES = [
-    ("greedy-vs-random", "greedy vs random"),
-    ("ismcts-vs-greedy", "ismcts vs greedy"),
-    ("ismcts-vs-pimc", "ismcts vs pimc"),
-    ("ismcts4x-vs-greedy", "ismcts ×4 vs greedy"),
-    ("ismcts4x-vs-pimc4x", "ismcts ×4 vs pimc ×4"),
-]
+MATCHES = {
+    "base": [
+        ("greedy-vs-random", "greedy vs random"),
+        ("ismcts-vs-greedy", "ismcts vs greedy"),
+        ("ismcts-vs-pimc", "ismcts vs pimc"),
+    ],
+    "x4": [("ismcts4x-vs-greedy", "ismcts ×4 vs greedy")],
+}
 
 
 def times() -> dict[str, str]:
@@ -30,13 +32,14 @@ def times() -> dict[str, str]:
 
 
 def main() -> None:
+    which = sys.argv[1] if len(sys.argv) > 1 else "base"
     took = times()
     print(
         "| game (seats) | match | games | deals | win rate of the first | 95% interval | fair share | verdict | time/decision | wall |"
     )
     print("|---|---|---:|---:|---:|---|---:|---|---:|---:|")
     for game, seats in GAMES:
-        for key, label in MATCHES:
+        for key, label in MATCHES[which]:
             path = HERE / f"{game}-{key}.json"
             if not path.exists():
                 continue

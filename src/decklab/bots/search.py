@@ -178,6 +178,16 @@ class Node:
         self.total = 0.0
 
 
+def follow(kids: dict[int, Node], action: int) -> tuple[Node, bool]:
+    """The child for ``action`` and whether it is new (then already counted available once)."""
+    child = kids.get(action)
+    if child is None:
+        child = kids[action] = Node()
+        child.avail = 1
+        return child, True
+    return child, False
+
+
 def random_rollout(state: GameState, rng: random.Random) -> None:
     """Uniformly random legal actions to the end: cheap, unbiased, and knows no game."""
     rand = rng.random
@@ -334,14 +344,12 @@ class Tree:
                     # deal), not a move of its own search.
                     action = self.prior(state, seat, rng)
                     state.apply(seat, action)
-                    child = kids.get(action)
-                    if child is None:
-                        child = kids[action] = Node()
+                    child, new = follow(kids, action)
+                    if not new:
                         child.avail += 1
-                        line.append((child, seat))
-                        break
-                    child.avail += 1
                     line.append((child, seat))
+                    if new:
+                        break
                     node = child
                     continue
                 legal = state.legal_actions(seat)
@@ -361,13 +369,10 @@ class Tree:
                         if known is not None:
                             known.avail += 1
                     state.apply(seat, force)
-                    child = kids.get(force)
-                    if child is None:
-                        child = kids[force] = Node()
-                        child.avail += 1
-                        line.append((child, seat))
-                        break
+                    child, new = follow(kids, force)
                     line.append((child, seat))
+                    if new:
+                        break
                     node = child
                     continue
                 favoured = -1
