@@ -412,6 +412,8 @@ def test_every_spec_in_the_brief_builds() -> None:
         "pimc:iters=2000,dets=20",
         "cheat:iters=2000",
         "random:seed=3",
+        "expert:iters=96",
+        "expert:time=0.2",
     ):
         assert isinstance(make_agent(spec), Agent)
     names = agent_names()

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from decklab.bots.base import SEED, Agent, Hint, make_rng, parse_params, register_agent
+from decklab.bots.base import SEED, Agent, Hint, Param, make_rng, parse_params, register_agent
 from decklab.bots.greedy import GreedyAgent, game_function, game_greedy
 from decklab.bots.ismcts import GUIDED, IsmctsAgent
 from decklab.bots.ismcts import PARAMS as ISMCTS_PARAMS
@@ -27,10 +27,13 @@ class ExpertAgent(Agent):
 
     name = "expert"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(
+        self, seed: int | None = None, iters: int = 48, seconds: float | None = None
+    ) -> None:
         self.rng = make_rng(seed)
         self.fallback = GreedyAgent(seed)
-        params = parse_params("ismcts", {**GUIDED, "iters": "48"}, ISMCTS_PARAMS)
+        budget = {"iters": str(iters)} | ({"time": str(seconds)} if seconds else {})
+        params = parse_params("ismcts", {**GUIDED, **budget}, ISMCTS_PARAMS)
         self.search = IsmctsAgent.from_params({**params, "seed": seed})
 
     def choose(self, state: GameState, seat: int) -> int:
@@ -64,9 +67,24 @@ class ExpertAgent(Agent):
         return Hint(action, state.action_to_string(seat, action), reason, values=values)
 
 
+_PARAMS = (
+    SEED,
+    Param(
+        "iters",
+        int,
+        48,
+        "iterations of the guided search per decision (games without an expert of their own)",
+        minimum=1,
+    ),
+    Param(
+        "time", float, None, "or seconds of it per decision, whichever ends first", minimum=0.001
+    ),
+)
+
+
 def _make(params: dict[str, str]) -> Agent:
-    got = parse_params("expert", params, (SEED,))
-    return ExpertAgent(got["seed"])
+    got = parse_params("expert", params, _PARAMS)
+    return ExpertAgent(got["seed"], got["iters"], got["time"])
 
 
 register_agent(
@@ -74,5 +92,5 @@ register_agent(
     _make,
     "the game's strongest fair player: the Cabin's sampled-deal solver, "
     "elsewhere ISMCTS guided by the game's greedy player",
-    params=(SEED,),
+    params=_PARAMS,
 )

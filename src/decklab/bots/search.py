@@ -669,7 +669,8 @@ SEARCH_PARAMS: tuple[Param, ...] = (
         "depth",
         int,
         0,
-        "rollout moves before the game is cut off and judged by its scores (0: to the end)",
+        "rollout moves before the game is cut off and judged by the game's estimate of the "
+        "final scores, or the scores so far (0: to the end)",
         minimum=0,
     ),
     Param(
@@ -699,7 +700,7 @@ SEARCH_PARAMS: tuple[Param, ...] = (
         "model",
         float,
         0.0,
-        "in simultaneous rounds the other seats play the prior's move with this probability",
+        "in the tree the other seats play the prior's move with this probability (else search)",
         minimum=0.0,
         maximum=1.0,
     ),
@@ -831,7 +832,14 @@ class SearchAgent(Agent):
         self._prior_fn = rule_based if self.prior == "greedy" else None
         self._values_fn = game_values(type(state)) if self.topk else None
         self._estimate_fn = game_estimate(type(state))
-        note = ", greedy move tried first" if self._prior_fn is not None else ""
+        note = ""
+        if self._prior_fn is not None:
+            note = ", greedy move tried first"
+            if self.model > 0.0:
+                share = "" if self.model >= 1.0 else f" {self.model:.0%} of the time"
+                note += f", the other seats playing greedy moves in the tree{share}"
+        if self._values_fn is not None:
+            note += f", the game's top {self.topk} moves searched"
         depth = self.depth if state.num_players > 1 else 0
         cut = f", cut off after {depth} moves" if depth else ""
         if self.rollout in ("greedy", "mixed") and rule_based is None:
@@ -882,9 +890,8 @@ class SearchAgent(Agent):
         elif len(trees) == 1 and trees[0].chosen is not None:
             action = trees[0].chosen
             reason = (
-                f"{self.method}: {iterations} iterations {how}{note}; sequential halving "
-                f"over the root moves kept {text[action]} "
-                f"(mean reward {stats.means[action]:.2f} over {stats.visits[action]} deals)"
+                f"{self.method}: {iterations} iterations {how}{note}; {text[action]} came out "
+                f"best (mean reward {stats.means[action]:.2f} over {stats.visits[action]} deals)"
             )
         else:
             action = most_visited(stats)
