@@ -43,3 +43,5 @@ for spec in "${GAMES[@]}"; do
   set -- $spec
   run "$1-ismcts4x-vs-greedy" "$1" "$2" 40 "$(ism "$1" 4)" greedy
 done
+# Why Lonely Face gets 96: the same match at 48 iterations.
+run "lonely-face-ismcts48-vs-greedy" lonely-face 2 400 "ismcts:iters=48,root=halving,$G" greedy
