@@ -185,7 +185,11 @@ def play(
     ] = None,
     players: Annotated[
         str | None,
-        typer.Option("--players", "-p", help="who sits where, e.g. human,ismcts,greedy"),
+        typer.Option(
+            "--players",
+            "-p",
+            help="who sits where, e.g. human,expert,greedy (expert: the strongest bot)",
+        ),
     ] = None,
     seed: SeedArg = None,
     deal_number: DealArg = None,

@@ -34,7 +34,7 @@ class MenuScreen(Screen[tuple[str, int]]):
             yield OptionList(*self._game_options(), id="menu-list")
             yield Static(
                 "Opponents are greedy bots; choose others with --players "
-                "(e.g. human,ismcts,greedy). ↑↓ and Enter, or click.",
+                "(e.g. human,expert,greedy: expert is the strongest). ↑↓ and Enter, or click.",
                 id="menu-help",
             )
         yield Footer()
