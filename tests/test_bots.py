@@ -515,7 +515,7 @@ def test_expert_uses_the_games_expert_or_falls_back_to_guided_search() -> None:
         assert hint.values and hint.text in hint.values
     corp = get_game("corporation").new(5, seed=4)
     fallback = make_agent("expert:seed=1").hint(corp, 0)
-    assert "ISMCTS: 48 iterations" in fallback.reason and fallback.policy
+    assert "ISMCTS: 192 iterations" in fallback.reason and fallback.policy
     facade = get_game("facade").new(2, seed=4)
     guided = make_agent("expert:seed=1").hint(facade, facade.to_act()[0])
     assert "sequential halving" in guided.reason

@@ -5,9 +5,9 @@ A game may ship ``expert_action(state, seat, rng) -> int`` (and optionally
 in ``decklab.games.<package>.expert`` — the Cabin's plays from its clairvoyant
 solver run on deals sampled from what the player can see. Where a game has no
 expert but a rule-based ``greedy`` player, ISMCTS guided by that player stands
-in (the configuration of docs/strength.md, 48 iterations a decision: clearly
-stronger than greedy in every game there, and a few hundredths of a second a
-move). A game with neither gets the generic greedy lookahead. Like ``greedy``,
+in (the configuration of docs/strength.md at its ×4 budget, 192 iterations a
+decision: clearly stronger than greedy in every game there, and about a tenth
+of a second a move). A game with neither gets the generic greedy lookahead. Like ``greedy``,
 the game's function is always handed a determinization, never the true state.
 """
 
@@ -28,7 +28,7 @@ class ExpertAgent(Agent):
     name = "expert"
 
     def __init__(
-        self, seed: int | None = None, iters: int = 48, seconds: float | None = None
+        self, seed: int | None = None, iters: int = 192, seconds: float | None = None
     ) -> None:
         self.rng = make_rng(seed)
         self.fallback = GreedyAgent(seed)
@@ -72,7 +72,7 @@ _PARAMS = (
     Param(
         "iters",
         int,
-        48,
+        192,
         "iterations of the guided search per decision (games without an expert of their own)",
         minimum=1,
     ),
