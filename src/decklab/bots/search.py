@@ -700,7 +700,8 @@ SEARCH_PARAMS: tuple[Param, ...] = (
         "model",
         float,
         0.0,
-        "in the tree the other seats play the prior's move with this probability (else search)",
+        "in the tree the other seats play the prior's move (with prior=greedy) with this "
+        "probability, else they search",
         minimum=0.0,
         maximum=1.0,
     ),
