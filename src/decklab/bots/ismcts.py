@@ -68,7 +68,12 @@ class IsmctsAgent(SearchAgent):
         return sorted(legal, key=lambda a: -values.get(a, -math.inf))[: self.topk]
 
     def halving(self, state: GameState, seat: int, tree: Tree) -> str:
-        """Sequential halving over the root moves on shared deals; sets ``tree.chosen``."""
+        """Sequential halving over the root moves on shared deals; sets ``tree.chosen``.
+
+        Each round gets an equal share of the budget but plays every remaining
+        move at least once, so without ``topk`` a root with many moves spends
+        more than the budget: pair it with ``topk`` (the report does).
+        """
         rng = self.rng
         alive = self.candidates(state, seat)
         rounds = max(1, math.ceil(math.log2(len(alive))))
