@@ -28,7 +28,13 @@ from decklab.engine.registry import get_game
 from decklab.play import stats
 from decklab.play.tui import GameScreen, PlayApp, Session
 from decklab.play.tui.draw import ZoneBox, draw_table, draw_zone
-from decklab.play.tui.screens import HandOverScreen, MenuScreen, QuitScreen, RulesScreen
+from decklab.play.tui.screens import (
+    HandOverScreen,
+    MenuScreen,
+    QuitScreen,
+    RulesScreen,
+    SummaryScreen,
+)
 from decklab.play.tui.widgets import TableCanvas, TableView
 
 SIZE = (150, 48)
@@ -73,7 +79,7 @@ def screen_of(app: PlayApp) -> GameScreen:
 def waiting_for_person(app: PlayApp) -> bool:
     """A human is asked, the game is over, or the hand-over screen shows."""
     top = app.screen
-    if isinstance(top, HandOverScreen):
+    if isinstance(top, HandOverScreen | SummaryScreen):
         return True
     game = app.game_screen
     return (
@@ -167,7 +173,7 @@ async def play_out(pilot: Pilot[Any], limit: int = 2000, *, keys: int = 3) -> in
     moves = 0
     await settle(pilot)
     while not app.game_screen.session.state.is_terminal():
-        if isinstance(app.screen, HandOverScreen):
+        if isinstance(app.screen, HandOverScreen | SummaryScreen):
             await pilot.press("enter")
         else:
             check_only_legal_offered(app)
@@ -225,7 +231,11 @@ def test_cabin_solo_undo_redo_hint_save_resume_and_stats(tmp_path: Path, home: P
             hint = screen.hint
             assert hint is not None
             shown = text_of(screen.query_one("#hint", Static))
-            assert shown.startswith("Hint: ") and hint.reason in shown
+            assert shown.startswith("Hint: ") and hint.reason not in shown
+            assert screen.hint_text is not None and "deep sea" in shown
+            await pilot.press("w")  # item 6: the search figures are one key away
+            await pilot.pause()
+            assert hint.reason in text_of(screen.query_one("#hint", Static))
             await pilot.press("enter")
             await settle(pilot)
             assert screen.session.state.history[-1][1] == hint.action
@@ -494,6 +504,10 @@ def test_bots_think_in_a_worker_visibly_and_the_screen_stays_responsive(tmp_path
         async with app.run_test(size=SIZE) as pilot:
             screen = app.game_screen
             spinner = screen.query_one("#thinking")
+            # Item 4: in a simultaneous round the person chooses first, then the bots.
+            await settle(pilot)
+            assert screen.asking == 0 and screen.thinking is None
+            await pilot.press("enter")
             for _ in range(300):  # the spinner starts once a bot has thought a moment
                 if spinner.has_class("-on"):
                     break
