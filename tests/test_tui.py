@@ -624,3 +624,47 @@ def test_a_record_with_all_bots_is_played_out(tmp_path: Path) -> None:
         assert json.loads((tmp_path / "notorious.json").read_text())["result"]["terminal"]
 
     run(body)
+
+
+# ------------------------------------------------------- item 7: small terminals
+SMALL_GAMES = [
+    ("facade", ["human", "greedy"], {}),
+    ("lonely-face", ["human", "greedy"], {}),
+    ("cabin", None, {}),
+    ("corporation", ["human", "greedy", "greedy", "greedy"], {}),
+    ("notorious", ["human", "greedy", "greedy"], {"games": 1}),
+]
+
+
+@pytest.mark.parametrize(("game", "specs", "options"), SMALL_GAMES, ids=[g for g, _, _ in SMALL_GAMES])
+def test_item7_80x24_shows_hand_table_and_six_actions(
+    tmp_path: Path, game: str, specs: list[str] | None, options: dict[str, Any]
+) -> None:
+    async def body() -> None:
+        app = new_app(game, tmp_path, specs, seed=3, options=options)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await pilot.pause()
+            screen = app.game_screen
+            assert screen.has_class("-short") and screen.has_class("-narrow")
+            view = screen.query_one(TableView)
+            # The table keeps most of the width and shows cards, not only a panel.
+            assert view.size.width >= 40 and view.size.height >= 12
+            # The playable part of the table (the hand) lies inside the visible rows,
+            # and so does more of the table than the hand alone.
+            rows = view.playable_rows()
+            assert rows is not None
+            top, bottom = rows
+            visible = range(int(view.scroll_y), int(view.scroll_y) + view.size.height)
+            assert top in visible and bottom in visible, (rows, visible)
+            in_sight = [
+                b for b in view.drawing.zones if b.y1 >= visible.start and b.y0 < visible.stop
+            ]
+            assert len(in_sight) >= 2
+            # At least six legal actions are in sight (or all, when there are fewer).
+            listing = screen.query_one("#actions", OptionList)
+            wanted = min(6, len(screen.session.legal(screen.asking or 0)))
+            assert listing.size.height >= wanted
+            assert listing.region.bottom <= app.size.height
+
+    run(body)

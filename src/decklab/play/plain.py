@@ -96,7 +96,7 @@ class PlainGame:
                     self._tell(session.apply(seat, action))
         except QuitGame:
             self.say("Stopping.")
-            if session.changed:
+            if session.changed or not session.resumed:
                 self.save()
             else:
                 self.say("Nothing new to save: the saved game is left as it was.")

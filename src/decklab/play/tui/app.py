@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -53,6 +54,12 @@ CSS = """
 #filter { height: 2; color: $text-muted; }
 #actions { height: 1fr; min-height: 5; }
 #hint { height: auto; display: none; border: round $success; padding: 0 1; }
+GameScreen.-narrow #side { width: 32; }
+GameScreen.-short #who { height: 2; }
+GameScreen.-short #filter { height: 1; }
+GameScreen.-short #log { height: 4; }
+GameScreen.-short #status { height: 1; }
+GameScreen.-short #hint { max-height: 5; }
 #hint.-on { display: block; }
 #log { height: 12; border-top: solid $panel; }
 #status { height: 2; background: $boost; padding: 0 1; }
@@ -125,7 +132,15 @@ class GameScreen(Screen[None]):
         yield Static("", id="status")
         yield Footer()
 
+    def on_resize(self, event: events.Resize) -> None:
+        """Small terminals (80×24): a narrower side panel, a shorter log, so that the
+        hand, the table and the legal actions all stay in sight."""
+        self.set_class(event.size.width < 110, "-narrow")
+        self.set_class(event.size.height < 32, "-short")
+
     def on_mount(self) -> None:
+        self.set_class(self.app.size.width < 110, "-narrow")
+        self.set_class(self.app.size.height < 32, "-short")
         info = self.session.state.info
         deal = f" · deal {self.session.deal}" if self.session.deal is not None else ""
         self.title = f"{info.title}{deal}"
