@@ -32,7 +32,9 @@ def _step(state: GameState, seat: int, text: str) -> tuple[GameState, GameState]
     return before, state
 
 
-@pytest.mark.parametrize(("game", "players"), GAME_COUNTS, ids=[f"{g}-{n}p" for g, n in GAME_COUNTS])
+@pytest.mark.parametrize(
+    ("game", "players"), GAME_COUNTS, ids=[f"{g}-{n}p" for g, n in GAME_COUNTS]
+)
 def test_item6_story_never_tells_a_hidden_card(game: str, players: int) -> None:
     cls = get_game(game)
     rng = random.Random(players)
@@ -56,9 +58,7 @@ def test_item6_story_never_tells_a_hidden_card(game: str, players: int) -> None:
                 continue  # chance drew something the viewer sees: not a hidden difference
             told = story.narrate(state, after, viewer)
             assert told == story.narrate(other, other_after, viewer), (viewer, told)
-            assert story.summary(state, after, viewer) == story.summary(
-                other, other_after, viewer
-            )
+            assert story.summary(state, after, viewer) == story.summary(other, other_after, viewer)
             compared += 1
             if canonical(other.view(ALL)) != canonical(state.view(ALL)):
                 differing += 1
@@ -68,7 +68,9 @@ def test_item6_story_never_tells_a_hidden_card(game: str, players: int) -> None:
         assert differing > 0, "no pair of states differed in hidden cards"
 
 
-@pytest.mark.parametrize(("game", "players"), GAME_COUNTS, ids=[f"{g}-{n}p" for g, n in GAME_COUNTS])
+@pytest.mark.parametrize(
+    ("game", "players"), GAME_COUNTS, ids=[f"{g}-{n}p" for g, n in GAME_COUNTS]
+)
 def test_item6_score_breakdown_adds_up_to_each_score(game: str, players: int) -> None:
     state = get_game(game).new(players, seed=5)
     rng = random.Random(5)
@@ -88,22 +90,29 @@ def test_item6_facade_reveal_tells_bids_winners_and_a_tie() -> None:
     a, b, c, d = state.view(0)["supply"]
     # p1 (hearts) and p2 (clubs) alternate; on a both bid 4 (K against Q): a tie.
     plan = [
-        (0, f"bid KH {a}"), (1, f"bid QC {a}"), (0, f"bid AH {b}"), (1, f"bid KC {b}"),
-        (0, f"bid JH {c}"), (1, f"bid AC {c}"), (0, f"bid QH {d}"),
+        (0, f"bid KH {a}"),
+        (1, f"bid QC {a}"),
+        (0, f"bid AH {b}"),
+        (1, f"bid KC {b}"),
+        (0, f"bid JH {c}"),
+        (1, f"bid AC {c}"),
+        (0, f"bid QH {d}"),
     ]
     for seat, text in plan:
         _step(state, seat, text)
     before, after = _step(state, 1, f"bid JC {d}")
     told = story.narrate(before, after, None)
     assert "The bids are turned up." in told
-    assert f"{a}: p1 KH (4), p2 QC (4) — a tie at 4 between p1 and p2; it stays in the supply." in told
+    assert (
+        f"{a}: p1 KH (4), p2 QC (4) — a tie at 4 between p1 and p2; it stays in the supply." in told
+    )
     assert f"{b}: p1 AH (1), p2 KC (4) — p2 takes it." in told
     assert f"{c}: p1 JH (2), p2 AC (1) — p1 takes it." in told
     assert f"{d}: p1 QH (4), p2 JC (2) — p1 takes it." in told
     # Before the reveal, a bid tells only where it lies.
-    assert story.narrate(*_step(get_game("facade").new(2, {"first_bidder": "p1"}, seed=1), 0, f"bid KH {a}"), 1) == [
-        f"p1 puts a bid card face down on {a}."
-    ]
+    assert story.narrate(
+        *_step(get_game("facade").new(2, {"first_bidder": "p1"}, seed=1), 0, f"bid KH {a}"), 1
+    ) == [f"p1 puts a bid card face down on {a}."]
 
 
 def test_item6_corporation_round_tells_cards_corporations_defection_and_rewards() -> None:
@@ -142,7 +151,9 @@ def test_item6_notorious_game_end_turns_cards_up_and_names_the_disqualified() ->
     told = story.narrate(before, state, 1)
     assert told[1] == "Game 1 is over."
     face_down = [
-        f"{c['card']} (from {c['by']})" for lying in game["in_front"].values() for c in lying
+        f"{c['card']} (from {c['by']})"
+        for lying in game["in_front"].values()
+        for c in lying
         if not c["up"]
     ]
     turned = next(t for t in told if t.startswith("The face-down cards are turned up"))

@@ -636,7 +636,9 @@ SMALL_GAMES = [
 ]
 
 
-@pytest.mark.parametrize(("game", "specs", "options"), SMALL_GAMES, ids=[g for g, _, _ in SMALL_GAMES])
+@pytest.mark.parametrize(
+    ("game", "specs", "options"), SMALL_GAMES, ids=[g for g, _, _ in SMALL_GAMES]
+)
 def test_item7_80x24_shows_hand_table_and_six_actions(
     tmp_path: Path, game: str, specs: list[str] | None, options: dict[str, Any]
 ) -> None:
@@ -668,3 +670,32 @@ def test_item7_80x24_shows_hand_table_and_six_actions(
             assert listing.region.bottom <= app.size.height
 
     run(body)
+
+
+def test_item5_item3_hot_seat_resume_hands_over_first_and_leaves_the_file(
+    tmp_path: Path,
+) -> None:
+    saved = tmp_path / "hot.json"
+    session = Session.new(
+        get_game("corporation"), ["human", "human", "greedy", "greedy"], seed=2, save_path=saved
+    )
+    session.apply(0, session.state.legal_actions(0)[0])
+    session.save()
+    original = saved.read_bytes()
+
+    async def body() -> None:
+        again = Session.resume(records.load(saved), hint_spec="greedy")
+        app = PlayApp(again, rules=rules_text, pace=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            # Nobody's hand shows before the hand-over screen of the next player.
+            assert isinstance(app.screen, HandOverScreen)
+            table = app.game_screen.query_one(TableView).table
+            assert table is not None and table.viewer is None
+            await pilot.press("enter")
+            await settle(pilot)
+            assert app.game_screen.asking == 1 and app.game_screen.viewer == 1
+        assert again.specs == ["human", "human", "greedy", "greedy"]
+
+    run(body)
+    assert saved.read_bytes() == original

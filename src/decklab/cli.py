@@ -308,7 +308,8 @@ def stats(
     try:
         if move_aside:
             try:
-                summary(names[0]) if names else None
+                for name in names:
+                    summary(name)
             except StatsError:
                 moved = solo_stats.move_aside()
                 err.print(f"moved the unreadable statistics file to {moved}", highlight=False)

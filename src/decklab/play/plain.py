@@ -44,7 +44,14 @@ def k1_text(text: str) -> str:
     def one(m: re.Match[str]) -> str:
         return cards.to_str(cards.parse(m.group(1) + m.group(2)))
 
-    return _SYMBOL_CARD.sub(one, text)
+    text = _SYMBOL_CARD.sub(one, text)
+    # A suit on its own (a house suit, a turn suit) by its K1 letter as well.
+    return text.translate(_SUIT_LETTER)
+
+
+_SUIT_LETTER = str.maketrans(
+    {sym: letter for sym, letter in zip(cards.SUIT_SYMBOLS, cards.SUIT_LETTERS, strict=True)}
+)
 
 
 class QuitGame(Exception):

@@ -60,7 +60,9 @@ def narrate(moment: Moment) -> list[str]:
         out.append(f"The beach now shows {_name(top_after[0])}.")
     if after["terminal"] and not before["terminal"]:
         points = after["squid_points"]
-        out.append("A perfect game!" if points == 0 else f"The game is over: {points} squid points.")
+        out.append(
+            "A perfect game!" if points == 0 else f"The game is over: {points} squid points."
+        )
     return out
 
 

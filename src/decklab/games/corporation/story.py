@@ -33,7 +33,9 @@ def round_points(
         v = played[members[0]]
         if all(played[m] == v for m in members) and len(by_value[v]) == len(members):
             for m in members:
-                out[m].append((f"Corporation of {_value(corp['value'])}s stuck on {v}", v * len(members)))
+                out[m].append(
+                    (f"Corporation of {_value(corp['value'])}s stuck on {v}", v * len(members))
+                )
     for v, seats in by_value.items():
         if len(seats) == 1:
             out[seats[0]].append((f"lone {_value(v)}", v))
@@ -60,9 +62,7 @@ def narrate(moment: Moment) -> list[str]:
             f"{_names(members)} form a Corporation of {_value(corp['value'])}s "
             "(those cards stay face up this round; no points yet)."
         )
-    gains = [
-        f"{seat} +{sum(p for _, p in rows)}" for seat, rows in points.items() if rows
-    ]
+    gains = [f"{seat} +{sum(p for _, p in rows)}" for seat, rows in points.items() if rows]
     out.append("Points: " + (", ".join(gains) if gains else "nobody scores") + ".")
     if after["terminal"]:
         scores = ", ".join(f"{seat} {p}" for seat, p in after["scores"].items())

@@ -54,9 +54,7 @@ def reveal_sentences(supply: list[str], reveal: dict[str, Any]) -> list[str]:
             out.append(f"{target}: no bids; it stays in the supply.")
             continue
         totals = {seat: sum(_worth(c) for c in used) for seat, used in bids.items()}
-        said = ", ".join(
-            f"{seat} {'+'.join(used)} ({totals[seat]})" for seat, used in bids.items()
-        )
+        said = ", ".join(f"{seat} {'+'.join(used)} ({totals[seat]})" for seat, used in bids.items())
         if target in taken:
             out.append(f"{target}: {said} — {taken[target]} takes it.")
         else:

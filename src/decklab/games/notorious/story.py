@@ -39,8 +39,10 @@ def game_end_lines(game: dict[str, Any], totals: dict[str, int], tiebroken: bool
     out.append(f"Bonus for face-up cards: {bonus or 'none'} (N4).")
     dq = game["disqualified"]
     if dq:
-        out.append(f"{_names(dq)} scored highest and {'is' if len(dq) == 1 else 'are'} "
-                   "disqualified: no game points this game (N6).")
+        out.append(
+            f"{_names(dq)} scored highest and {'is' if len(dq) == 1 else 'are'} "
+            "disqualified: no game points this game (N6)."
+        )
     out.append("Match totals: " + ", ".join(f"{s} {v}" for s, v in totals.items()) + ".")
     return out
 
@@ -53,9 +55,7 @@ def narrate(moment: Moment) -> list[str]:
         out.extend(turned_up(after["in_front"]))
         scores = ", ".join(f"{s} {v}" for s, v in (after["game_scores"] or {}).items())
         out.append(f"Game scores: {scores}.")
-        out.append(
-            f"{_names(after['tied'])} tie for the highest score: they break the tie (N7)."
-        )
+        out.append(f"{_names(after['tied'])} tie for the highest score: they break the tie (N7).")
     if len(after["past_games"]) > len(before["past_games"]):
         game = after["past_games"][-1]
         out.extend(game_end_lines(game, after["totals"], before["phase"] == "tiebreak"))

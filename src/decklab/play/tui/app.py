@@ -216,9 +216,8 @@ class GameScreen(Screen[None]):
     def _keep_stats(self) -> None:
         import sqlite3
 
-        from decklab.play.stats import record_game
-
         from decklab.engine.errors import DecklabError
+        from decklab.play.stats import record_game
 
         try:
             record_game(self.session.state, self.session.deal)

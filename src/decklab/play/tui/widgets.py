@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual import events
-from textual.geometry import Region
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.geometry import Region
 from textual.message import Message
 from textual.widget import Widget
 
