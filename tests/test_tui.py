@@ -261,6 +261,14 @@ def test_cabin_solo_undo_redo_hint_save_resume_and_stats(tmp_path: Path, home: P
             await play_out(pilot)
             status = text_of(again.game_screen.query_one("#status", Static))
             assert status.startswith("Game over")
+            # Item 6: the end of the game takes the score apart, on a screen of its own,
+            # and the solo result reads as one (score, deal number).
+            assert isinstance(again.screen, SummaryScreen)
+            final_state = again.game_screen.session.state
+            assert again.screen.lines[0].startswith(
+                f"Game over: {final_state.scores()[0]:g} squid points — deal 17"
+            ) or again.screen.lines[0].startswith("Game won")
+            assert any("squid" in line for line in again.screen.lines[2:])
             assert "Game over" in text_of(again.game_screen.query_one("#who", Static))
         final, _ = records.replay(records.load(saved))
         assert final.is_terminal()

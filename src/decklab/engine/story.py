@@ -46,12 +46,25 @@ import importlib
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from decklab.engine.state import ALL, CHANCE, GameState, Viewer, seat_name
 
-if TYPE_CHECKING:
-    from decklab.bots.base import Hint
+
+class Hint(Protocol):
+    """What :func:`explain_hint` reads of a bot's hint (``decklab.bots.base.Hint``);
+    a protocol, so that the engine does not depend on the bots layer."""
+
+    @property
+    def text(self) -> str: ...
+    @property
+    def reason(self) -> str: ...
+    @property
+    def values(self) -> dict[str, float]: ...
+    @property
+    def visits(self) -> dict[str, int]: ...
+    @property
+    def policy(self) -> dict[str, float]: ...
 
 
 @dataclass(frozen=True)
@@ -231,7 +244,7 @@ class HintText:
 
 
 def explain_hint(state: GameState, seat: int, hint: Hint) -> HintText:
-    """Turn a bot's :class:`~decklab.bots.base.Hint` into words for the player at ``seat``.
+    """Turn a bot's hint (:class:`~decklab.bots.base.Hint`) into words for the player at ``seat``.
 
     The game's ``explain_action(view, action)`` says why, from the seat's view; the
     figures the bot compared say by how much: in the game's units when the bot
@@ -268,8 +281,8 @@ def _margin(state: GameState, hint: Hint) -> str:
     # Values in the game's units; the hinted move is the best in whichever direction
     # the bot counted (fewer squid points, more points), so the margin is the gap to
     # the nearest other move on that side.
+    unit = state.info.score_unit
     if best >= max(others):
-        gain = best - max(others)
-    else:
-        gain = min(others) - best
-    return f"expected {gain:+.1f} {state.info.score_unit} over the next best"
+        return f"expected {best - max(others):+.1f} {unit} over the next best"
+    fewer = min(others) - best
+    return f"expected {fewer:.1f} {unit} fewer than the next best"

@@ -196,10 +196,14 @@ class GameScreen(Screen[None]):
             return
         self.finished = True
         message = session.result_text()
+        breakdown = session.breakdown_lines()
         log = self.query_one("#log", RichLog)
         log.write(message)
-        for line in session.breakdown_lines():
+        for line in breakdown:
             log.write(line)
+        if session.humans:
+            # The end of the game: every score taken apart, before the table behind it.
+            self.app.push_screen(SummaryScreen([message, "", *breakdown]))
         if session.started_over and not session.changed:
             # A finished game only looked at: its file stays as it is, nothing is counted.
             self.notify(message, title="Game over", timeout=10)
