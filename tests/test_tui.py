@@ -707,3 +707,37 @@ def test_item5_item3_hot_seat_resume_hands_over_first_and_leaves_the_file(
 
     run(body)
     assert saved.read_bytes() == original
+
+
+def test_item6_item5_notorious_game_end_summary_then_hand_over(tmp_path: Path) -> None:
+    async def body() -> None:
+        app = new_app(
+            "notorious", tmp_path, ["human", "human", "greedy"], seed=6, options={"games": 2}
+        )
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            screen = app.game_screen
+            for _ in range(200):
+                if isinstance(app.screen, SummaryScreen):
+                    break
+                if isinstance(app.screen, HandOverScreen):
+                    await pilot.press("enter")
+                else:
+                    screen.query_one("#actions", OptionList).action_select()
+                await settle(pilot, redraw=False)
+            assert isinstance(app.screen, SummaryScreen)
+            lines = app.screen.lines
+            assert lines[0] == "Game 1 is over."
+            assert any(line.startswith("Game scores:") for line in lines)
+            assert any("disqualified" in line for line in lines)
+            # Nobody's hand is on the table under the summary.
+            table = screen.query_one(TableView).table
+            assert table is not None and table.viewer is None
+            await pilot.press("enter")
+            await settle(pilot)
+            if screen.session.next_human() is not None and not isinstance(
+                app.screen, HandOverScreen
+            ):
+                raise AssertionError("the next player's hand showed without a hand-over")
+
+    run(body)

@@ -114,6 +114,9 @@ class PlainGame:
     def _tell(self, told: str) -> None:
         summary = self.session.last_summary
         if summary:
+            for line in told.splitlines():
+                if line not in summary:
+                    self.say(line)  # the move itself, before the summary of what it ended
             self.say("")
             self.say("=" * 20 + " summary " + "=" * 20)
             self.say("\n".join(summary))

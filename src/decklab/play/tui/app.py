@@ -98,6 +98,8 @@ class GameScreen(Screen[None]):
         self.rules = rules
         self.pace = pace
         self.viewer: int | None = session.default_viewer()
+        self.last_shown: int | None = self.viewer
+        """The last seat whose cards were on screen: hot seat hands over from it."""
         self.asking: int | None = None
         self.thinking: int | None = None
         self.generation = 0
@@ -167,7 +169,7 @@ class GameScreen(Screen[None]):
             return
         seat = session.next_human()
         assert seat is not None, "somebody must act in a state that is not terminal"
-        if session.needs_hand_over(self.viewer, seat):
+        if session.needs_hand_over(self.last_shown, seat):
             self.viewer = None  # hide the last player's cards before anything else shows
             self.refresh_view()
             self.app.push_screen(HandOverScreen(seat_name(seat)), partial(self._handed, seat))
@@ -179,6 +181,7 @@ class GameScreen(Screen[None]):
 
     def ask(self, seat: int) -> None:
         self.viewer = seat
+        self.last_shown = seat
         self.asking = seat
         self.selected.clear()
         self.refresh_view()
