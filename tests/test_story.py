@@ -207,3 +207,22 @@ def test_item6_solo_result_reads_as_one_and_hints_speak_the_players_language() -
     assert told.sentence.startswith(f"puts your KH (worth 4) on {supply[0]}")
     assert told.sentence.endswith("expected +1.4 points over the next best")
     assert told.figures == "search figures"
+
+
+def test_item6_lonely_face_hint_names_the_pair_a_move_makes() -> None:
+    from decklab.games.lonely_face.story import explain_action
+
+    view = {
+        "grid": [
+            ["QH", "2C", "3D", "4S"],
+            ["5H", "KS", "7D", "8C"],
+            ["9S", "TD", "JC", "AH"],
+            ["2D", "3C", "4D", "5S"],
+        ]
+    }
+    # QH at a1 and KS at b2 are not neighbours; flipping a1 with b1 puts QH next to KS.
+    assert explain_action(view, "flip a1 b1") == (
+        "flips a1 and b1 to make the pair QH KS at b1 b2 (+3)"
+    )
+    assert explain_action(view, "take a1 a2") == "takes the pair QH 5H now (+1)"
+    assert explain_action(view, "swap 6S a4").startswith("swaps your 6S for the 2D at a4")

@@ -53,12 +53,55 @@ def score_rows(view: dict[str, Any]) -> dict[str, list[tuple[str, float]]]:
     return out
 
 
+def _cell(name: str) -> tuple[int, int]:
+    return int(name[1]) - 1, "abcd".index(name[0])
+
+
+def _is_pair(a: str | None, b: str | None) -> bool:
+    """L6: both face cards, or both of one suit."""
+    if not a or not b or a == cards.HIDDEN or b == cards.HIDDEN:
+        return False
+    x, y = cards.parse(a), cards.parse(b)
+    return (cards.is_face(x) and cards.is_face(y)) or x >> 4 == y >> 4
+
+
+def _pairs(grid: list[list[str | None]]) -> set[tuple[str, str, str, str]]:
+    """Every pair in the grid as (card, cell, card, cell), orthogonal neighbours only."""
+    out = set()
+    for r in range(4):
+        for k in range(4):
+            for dr, dk in ((0, 1), (1, 0)):
+                r2, k2 = r + dr, k + dk
+                if r2 < 4 and k2 < 4 and _is_pair(grid[r][k], grid[r2][k2]):
+                    a, b = grid[r][k], grid[r2][k2]
+                    assert a is not None and b is not None
+                    out.add((a, f"{'abcd'[k]}{r + 1}", b, f"{'abcd'[k2]}{r2 + 1}"))
+    return out
+
+
 def explain_action(view: dict[str, Any], action: str) -> str | None:
+    """A move in the player's terms: the pair it takes, or the new pair it makes (L7)."""
     words = action.split()
-    if words and words[0] == "take" and len(words) == 3:
-        return f"takes the pair at {words[1]} and {words[2]} now"
-    if words and words[0] == "flip":
-        return f"flips {words[1]} and {words[2]} to make a new pair"
-    if words and words[0] == "swap":
-        return f"swaps {words[1]} from your hand into {words[2]}"
-    return None
+    grid: list[list[str | None]] = [list(row) for row in view["grid"]]
+    if len(words) == 3 and words[0] == "take":
+        (r1, k1), (r2, k2) = _cell(words[1]), _cell(words[2])
+        a, b = grid[r1][k1], grid[r2][k2]
+        if a and b:
+            return f"takes the pair {a} {b} now ({pair_points(a, b):+d})"
+        return None
+    if len(words) != 3 or words[0] not in ("flip", "swap"):
+        return None
+    old = _pairs(grid)
+    if words[0] == "flip":
+        (r1, k1), (r2, k2) = _cell(words[1]), _cell(words[2])
+        grid[r1][k1], grid[r2][k2] = grid[r2][k2], grid[r1][k1]
+        what = f"flips {words[1]} and {words[2]}"
+    else:
+        r, k = _cell(words[2])
+        what = f"swaps your {words[1]} for the {grid[r][k]} at {words[2]}"
+        grid[r][k] = words[1]
+    new = sorted(_pairs(grid) - old, key=lambda p: -pair_points(p[0], p[2]))
+    if not new:
+        return f"{what}; it makes no new pair"
+    a, at_a, b, at_b = new[0]
+    return f"{what} to make the pair {a} {b} at {at_a} {at_b} ({pair_points(a, b):+d})"
