@@ -85,7 +85,7 @@ def test_item6_score_breakdown_adds_up_to_each_score(game: str, players: int) ->
         assert all(row["label"] for row in seat["rows"])
 
 
-def test_item6_facade_reveal_tells_bids_winners_and_a_tie() -> None:
+def test_item6_F6_facade_reveal_tells_bids_winners_and_a_tie() -> None:
     state = get_game("facade").new(2, {"first_bidder": "p1"}, seed=1)
     a, b, c, d = state.view(0)["supply"]
     # p1 (hearts) and p2 (clubs) alternate; on a both bid 4 (K against Q): a tie.
@@ -115,7 +115,7 @@ def test_item6_facade_reveal_tells_bids_winners_and_a_tie() -> None:
     ) == [f"p1 puts a bid card face down on {a}."]
 
 
-def test_item6_corporation_round_tells_cards_corporations_defection_and_rewards() -> None:
+def test_item6_P5_corporation_round_tells_cards_corporations_defection_and_rewards() -> None:
     state = get_game("corporation").new(4, seed=1)
     for seat, v in ((0, 3), (1, 3), (2, 1)):
         _step(state, seat, f"play {v}")
@@ -138,7 +138,7 @@ def test_item6_corporation_round_tells_cards_corporations_defection_and_rewards(
     assert {"label": "round 2: lone 4", "points": 4} in rows
 
 
-def test_item6_notorious_game_end_turns_cards_up_and_names_the_disqualified() -> None:
+def test_item6_N6_notorious_game_end_turns_cards_up_and_names_the_disqualified() -> None:
     state = get_game("notorious").new(3, {"games": 2}, seed=4)
     rng = random.Random(4)
     while True:
@@ -164,7 +164,7 @@ def test_item6_notorious_game_end_turns_cards_up_and_names_the_disqualified() ->
     assert any(t.startswith("Game 2 begins") for t in told)
 
 
-def test_item6_cabin_names_sea_cards_squid_and_sinking_cards() -> None:
+def test_item6_C5_cabin_names_sea_cards_squid_and_sinking_cards() -> None:
     squid_told = sink_told = washed = False
     for seed in range(40):
         state = get_game("cabin").new(1, {"stacks": 1}, seed=seed)
@@ -209,7 +209,7 @@ def test_item6_solo_result_reads_as_one_and_hints_speak_the_players_language() -
     assert told.figures == "search figures"
 
 
-def test_item6_lonely_face_hint_names_the_pair_a_move_makes() -> None:
+def test_item6_L7_lonely_face_hint_names_the_pair_a_move_makes() -> None:
     from decklab.games.lonely_face.story import explain_action
 
     view = {

@@ -77,7 +77,11 @@ class PlainGame:
         print(k1_text(text), file=self.out, flush=True)
 
     def save(self) -> None:
-        path = self.session.save()
+        try:
+            path = self.session.save()
+        except OSError as exc:
+            self.say(f"Could not save the game anywhere: {exc.strerror or exc}")
+            return
         if self.session.save_warning:
             self.say(f"Note: {self.session.save_warning}")
         self.say(f"Saved the game to {path}")
@@ -230,7 +234,11 @@ class PlainGame:
     def _hint(self, seat: int, texts: list[str]) -> None:
         if self._hint_agent is None:
             self._hint_agent = make_agent(self.session.hint_spec)
-        hint = self._hint_agent.hint(self.state, seat)
+        try:
+            hint = self._hint_agent.hint(self.state, seat)
+        except Exception as exc:  # a hint is a help: its failure must not end the game
+            self.say(f"No hint: {exc}")
+            return
         told = story.explain_hint(self.state, seat, hint)
         self._last_hint = told
         number = texts.index(hint.text) + 1 if hint.text in texts else 0

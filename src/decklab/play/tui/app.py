@@ -211,10 +211,14 @@ class GameScreen(Screen[None]):
             # A finished game only looked at: its file stays as it is, nothing is counted.
             self.notify(message, title="Game over", timeout=10)
             return
-        self.last_saved = session.save()
-        message += f"\nSaved to {self.last_saved}"
-        if session.save_warning:
-            message += f"\n({session.save_warning})"
+        try:
+            self.last_saved = session.save()
+        except OSError as exc:
+            message += f"\nCould not save: {exc.strerror or exc}"
+        else:
+            message += f"\nSaved to {self.last_saved}"
+            if session.save_warning:
+                message += f"\n({session.save_warning})"
         if not session.started_over and not self._stats_kept:
             self._stats_kept = True  # once per game, even if undone and finished again
             self._keep_stats()
