@@ -226,3 +226,32 @@ def test_item6_L7_lonely_face_hint_names_the_pair_a_move_makes() -> None:
     )
     assert explain_action(view, "take a1 a2") == "takes the pair QH 5H now (+1)"
     assert explain_action(view, "swap 6S a4").startswith("swaps your 6S for the 2D at a4")
+
+
+def test_item6_C3_cabin_story_names_a_card_that_sinks_and_a_card_taken() -> None:
+    """C3's last case cannot arise from a dealt game (the cabin and the beach hold more
+    cards than the sea), so the hook is given the two views directly: it reads nothing else."""
+    from decklab.games.cabin import story as cabin_story
+
+    base = {
+        "card": "9C",
+        "card_from": "sea",
+        "sea": 3,
+        "deep": ["2S"],
+        "squid": [],
+        "squid_points": 0,
+        "beach": {"count": 0, "seen": [], "hidden": 0},
+        "stacks": {},
+        "stacks_allowed": 8,
+        "terminal": False,
+    }
+    after = {**base, "card": "7H", "sea": 1, "deep": ["4D", "2S"]}
+    moment = story.Moment(base, after, (story.Move("p1", "build 9C s1"),), "", "p1")
+    told = cabin_story.narrate(moment)
+    assert "The four of diamonds (4D) can go nowhere and sinks to the deep sea (C3)." in told
+    assert "The sea washes up the seven of hearts (7H)." in told
+    taken = {**base, "card": "5H", "card_from": "cabin", "sea": 2, "deep": ["9C", "2S"]}
+    told = cabin_story.narrate(
+        story.Moment(base, taken, (story.Move("p1", "anchor cabin"),), "", "p1")
+    )
+    assert told == ["From the cabin pile comes the five of hearts (5H): it must be built (C3)."]

@@ -51,7 +51,8 @@ def narrate(moment: Moment) -> list[str]:
             f"({after['squid_points']} in all)."
         )
     for text in deep:
-        out.append(f"{_name(text)} can go nowhere and sinks to the deep sea (C3).")
+        name = _name(text)
+        out.append(f"{name[0].upper()}{name[1:]} can go nowhere and sinks to the deep sea (C3).")
     if after["card"] and after["card_from"] == "sea" and after["sea"] < before["sea"]:
         out.append(f"The sea washes up {_name(after['card'])}.")
     top_before = before["beach"]["seen"][:1]
