@@ -133,7 +133,7 @@ def test_play_plain_against_random_rejects_bad_input_and_saves(tmp_path: Path) -
     assert record["players"]["p2"] == "random"
 
 
-def test_play_plain_quits_and_resumes(tmp_path: Path) -> None:
+def test_item3_plain_quits_and_resumes_without_rewriting_the_file(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
     first = runner.invoke(
         app,
@@ -153,12 +153,36 @@ def test_play_plain_quits_and_resumes(tmp_path: Path) -> None:
     assert first.exit_code == 0 and "Saved the game" in first.output
     state, applied = records.replay(records.load(save))
     assert not state.is_terminal() and applied >= 2
+    saved_text = save.read_bytes()
     second = runner.invoke(
         app, ["play", "--record", str(save)], input="1\n" * 400, env={"DECKLAB_HOME": str(tmp_path)}
     )
     assert second.exit_code == 0 and "Game over" in second.output
-    final, more = records.replay(records.load(save))
+    # Item 3: the resumed game went to a new file; the one opened is as it was.
+    assert save.read_bytes() == saved_text
+    new_files = sorted((tmp_path / "records").glob("corporation-*.json"))
+    assert len(new_files) == 1 and str(new_files[0]) in second.output
+    finished = records.load(new_files[0])
+    final, more = records.replay(finished)
     assert final.is_terminal() and more > applied
+    assert finished["players"] == {"p1": "human", "p2": "random", "p3": "random", "p4": "random"}
+    # Looking at the finished game again writes nothing anywhere.
+    before = finished_text = new_files[0].read_bytes()
+    third = runner.invoke(
+        app, ["play", "--record", str(new_files[0])], input="", env={"DECKLAB_HOME": str(tmp_path)}
+    )
+    assert third.exit_code == 0 and "Game over" in third.output
+    assert new_files[0].read_bytes() == before == finished_text
+    assert len(list((tmp_path / "records").glob("*.json"))) == 1
+    # --overwrite is the way to save back into the file opened.
+    fourth = runner.invoke(
+        app,
+        ["play", "--record", str(save), "--overwrite"],
+        input="1\nquit\n",
+        env={"DECKLAB_HOME": str(tmp_path)},
+    )
+    assert fourth.exit_code == 0 and f"Saved the game to {save}" in fourth.output
+    assert len(records.load(save)["actions"]) > len(json.loads(saved_text)["actions"])
 
 
 def test_play_rejects_unknown_agents_and_wrong_seat_counts() -> None:

@@ -88,3 +88,24 @@ def test_plain_mode_keeps_a_finished_cabin_game_and_stats_prints_it(home: Path) 
 def test_stats_with_no_games_says_so() -> None:
     out = runner.invoke(app, ["stats"])
     assert out.exit_code == 0 and "no finished games yet" in out.output
+
+
+def test_item6_solo_result_names_the_deal_and_the_best_before_this_game(home: Path) -> None:
+    import random
+
+    from decklab.play.tui.session import Session
+
+    add(42, 12, "2026-01-01T00:00:00+00:00")
+    add(42, 9, "2026-01-02T00:00:00+00:00")
+    add(43, 1, "2026-01-03T00:00:00+00:00")
+    assert stats.best_on_deal("cabin", 42) == 9 and stats.best_on_deal("cabin", 44) is None
+    session = Session.new(get_game("cabin"), seed=42, save_path=home / "c.json")
+    rng = random.Random(1)
+    while not session.state.is_terminal():
+        session.apply(0, rng.choice(session.state.legal_actions(0)))
+    score = session.state.scores()[0]
+    line = session.result_text()
+    assert line.endswith(f"{score:g} squid points — deal 42; your best on this deal: 9.")
+    stats.record_game(session.state, 42)  # kept after the line was written: it stays the same
+    assert session.result_text() == line
+    assert any(r.startswith("p1: ") for r in session.breakdown_lines())

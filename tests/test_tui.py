@@ -28,7 +28,13 @@ from decklab.engine.registry import get_game
 from decklab.play import stats
 from decklab.play.tui import GameScreen, PlayApp, Session
 from decklab.play.tui.draw import ZoneBox, draw_table, draw_zone
-from decklab.play.tui.screens import HandOverScreen, MenuScreen, QuitScreen, RulesScreen
+from decklab.play.tui.screens import (
+    HandOverScreen,
+    MenuScreen,
+    QuitScreen,
+    RulesScreen,
+    SummaryScreen,
+)
 from decklab.play.tui.widgets import TableCanvas, TableView
 
 SIZE = (150, 48)
@@ -73,7 +79,7 @@ def screen_of(app: PlayApp) -> GameScreen:
 def waiting_for_person(app: PlayApp) -> bool:
     """A human is asked, the game is over, or the hand-over screen shows."""
     top = app.screen
-    if isinstance(top, HandOverScreen):
+    if isinstance(top, HandOverScreen | SummaryScreen):
         return True
     game = app.game_screen
     return (
@@ -167,7 +173,7 @@ async def play_out(pilot: Pilot[Any], limit: int = 2000, *, keys: int = 3) -> in
     moves = 0
     await settle(pilot)
     while not app.game_screen.session.state.is_terminal():
-        if isinstance(app.screen, HandOverScreen):
+        if isinstance(app.screen, HandOverScreen | SummaryScreen):
             await pilot.press("enter")
         else:
             check_only_legal_offered(app)
@@ -225,7 +231,11 @@ def test_cabin_solo_undo_redo_hint_save_resume_and_stats(tmp_path: Path, home: P
             hint = screen.hint
             assert hint is not None
             shown = text_of(screen.query_one("#hint", Static))
-            assert shown.startswith("Hint: ") and hint.reason in shown
+            assert shown.startswith("Hint: ") and hint.reason not in shown
+            assert screen.hint_text is not None and "deep sea" in shown
+            await pilot.press("w")  # item 6: the search figures are one key away
+            await pilot.pause()
+            assert hint.reason in text_of(screen.query_one("#hint", Static))
             await pilot.press("enter")
             await settle(pilot)
             assert screen.session.state.history[-1][1] == hint.action
@@ -251,6 +261,14 @@ def test_cabin_solo_undo_redo_hint_save_resume_and_stats(tmp_path: Path, home: P
             await play_out(pilot)
             status = text_of(again.game_screen.query_one("#status", Static))
             assert status.startswith("Game over")
+            # Item 6: the end of the game takes the score apart, on a screen of its own,
+            # and the solo result reads as one (score, deal number).
+            assert isinstance(again.screen, SummaryScreen)
+            final_state = again.game_screen.session.state
+            assert again.screen.lines[0].startswith(
+                f"Game over: {final_state.scores()[0]:g} squid points — deal 17"
+            ) or again.screen.lines[0].startswith("Game won")
+            assert any("squid" in line for line in again.screen.lines[2:])
             assert "Game over" in text_of(again.game_screen.query_one("#who", Static))
         final, _ = records.replay(records.load(saved))
         assert final.is_terminal()
@@ -494,6 +512,10 @@ def test_bots_think_in_a_worker_visibly_and_the_screen_stays_responsive(tmp_path
         async with app.run_test(size=SIZE) as pilot:
             screen = app.game_screen
             spinner = screen.query_one("#thinking")
+            # Item 4: in a simultaneous round the person chooses first, then the bots.
+            await settle(pilot)
+            assert screen.asking == 0 and screen.thinking is None
+            await pilot.press("enter")
             for _ in range(300):  # the spinner starts once a bot has thought a moment
                 if spinner.has_class("-on"):
                     break
@@ -608,5 +630,114 @@ def test_a_record_with_all_bots_is_played_out(tmp_path: Path) -> None:
             assert screen.session.state.is_terminal()
             assert screen.query_one(TableView).table.viewer is None  # type: ignore[union-attr]
         assert json.loads((tmp_path / "notorious.json").read_text())["result"]["terminal"]
+
+    run(body)
+
+
+# ------------------------------------------------------- item 7: small terminals
+SMALL_GAMES = [
+    ("facade", ["human", "greedy"], {}),
+    ("lonely-face", ["human", "greedy"], {}),
+    ("cabin", None, {}),
+    ("corporation", ["human", "greedy", "greedy", "greedy"], {}),
+    ("notorious", ["human", "greedy", "greedy"], {"games": 1}),
+]
+
+
+@pytest.mark.parametrize(
+    ("game", "specs", "options"), SMALL_GAMES, ids=[g for g, _, _ in SMALL_GAMES]
+)
+def test_item7_80x24_shows_hand_table_and_six_actions(
+    tmp_path: Path, game: str, specs: list[str] | None, options: dict[str, Any]
+) -> None:
+    async def body() -> None:
+        app = new_app(game, tmp_path, specs, seed=3, options=options)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await pilot.pause()
+            screen = app.game_screen
+            assert screen.has_class("-short") and screen.has_class("-narrow")
+            view = screen.query_one(TableView)
+            # The table keeps most of the width and shows cards, not only a panel.
+            assert view.size.width >= 40 and view.size.height >= 12
+            # The playable part of the table (the hand) lies inside the visible rows,
+            # and so does more of the table than the hand alone.
+            rows = view.playable_rows()
+            assert rows is not None
+            top, bottom = rows
+            visible = range(int(view.scroll_y), int(view.scroll_y) + view.size.height)
+            assert top in visible and bottom in visible, (rows, visible)
+            in_sight = [
+                b for b in view.drawing.zones if b.y1 >= visible.start and b.y0 < visible.stop
+            ]
+            assert len(in_sight) >= 2
+            # At least six legal actions are in sight (or all, when there are fewer).
+            listing = screen.query_one("#actions", OptionList)
+            wanted = min(6, len(screen.session.legal(screen.asking or 0)))
+            assert listing.size.height >= wanted
+            assert listing.region.bottom <= app.size.height
+
+    run(body)
+
+
+def test_item5_item3_hot_seat_resume_hands_over_first_and_leaves_the_file(
+    tmp_path: Path,
+) -> None:
+    saved = tmp_path / "hot.json"
+    session = Session.new(
+        get_game("corporation"), ["human", "human", "greedy", "greedy"], seed=2, save_path=saved
+    )
+    session.apply(0, session.state.legal_actions(0)[0])
+    session.save()
+    original = saved.read_bytes()
+
+    async def body() -> None:
+        again = Session.resume(records.load(saved), hint_spec="greedy")
+        app = PlayApp(again, rules=rules_text, pace=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            # Nobody's hand shows before the hand-over screen of the next player.
+            assert isinstance(app.screen, HandOverScreen)
+            table = app.game_screen.query_one(TableView).table
+            assert table is not None and table.viewer is None
+            await pilot.press("enter")
+            await settle(pilot)
+            assert app.game_screen.asking == 1 and app.game_screen.viewer == 1
+        assert again.specs == ["human", "human", "greedy", "greedy"]
+
+    run(body)
+    assert saved.read_bytes() == original
+
+
+def test_item6_item5_notorious_game_end_summary_then_hand_over(tmp_path: Path) -> None:
+    async def body() -> None:
+        app = new_app(
+            "notorious", tmp_path, ["human", "human", "greedy"], seed=6, options={"games": 2}
+        )
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            screen = app.game_screen
+            for _ in range(200):
+                if isinstance(app.screen, SummaryScreen):
+                    break
+                if isinstance(app.screen, HandOverScreen):
+                    await pilot.press("enter")
+                else:
+                    screen.query_one("#actions", OptionList).action_select()
+                await settle(pilot, redraw=False)
+            assert isinstance(app.screen, SummaryScreen)
+            lines = app.screen.lines
+            assert lines[0] == "Game 1 is over."
+            assert any(line.startswith("Game scores:") for line in lines)
+            assert any("disqualified" in line for line in lines)
+            # Nobody's hand is on the table under the summary.
+            table = screen.query_one(TableView).table
+            assert table is not None and table.viewer is None
+            await pilot.press("enter")
+            await settle(pilot)
+            if screen.session.next_human() is not None and not isinstance(
+                app.screen, HandOverScreen
+            ):
+                raise AssertionError("the next player's hand showed without a hand-over")
 
     run(body)

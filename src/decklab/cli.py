@@ -195,9 +195,16 @@ def play(
     deal_number: DealArg = None,
     option: OptionArg = None,
     record_file: Annotated[
-        Path | None, typer.Option("--record", help="continue a saved game")
+        Path | None,
+        typer.Option("--record", help="continue a saved game (the file itself is not changed)"),
     ] = None,
-    save: Annotated[Path | None, typer.Option("--save", help="where to save the record")] = None,
+    save: Annotated[
+        Path | None, typer.Option("--save", help="where to save the record (this file)")
+    ] = None,
+    overwrite: Annotated[
+        bool,
+        typer.Option("--overwrite", help="with --record: save back into that same file"),
+    ] = False,
     plain: Annotated[
         bool,
         typer.Option(
@@ -208,112 +215,78 @@ def play(
     """Play a game in the terminal against bots, or hot-seat with friends.
 
     In a terminal this opens the card table (Textual); with --plain, or when input
-    or output is not a terminal, it plays in line mode.
+    or output is not a terminal, it plays in line mode. A resumed game is saved
+    to a new file unless --overwrite (or --save FILE) says where.
     """
     specs = [p.strip() for p in players.split(",")] if players else None
     chosen_seed = _seed(seed, deal_number)
-    if not plain and sys.stdin.isatty() and sys.stdout.isatty():
-        _play_table(game, specs, chosen_seed, option, record_file, save)
+    if overwrite:
+        if record_file is None:
+            raise _fail("--overwrite saves back into the --record file: give --record FILE")
+        if save is not None:
+            raise _fail("give --save FILE or --overwrite, not both")
+        save = record_file
+    table = not plain and sys.stdin.isatty() and sys.stdout.isatty()
+    if game is None and record_file is None and not table:
+        game = _choose_game()
+    session = _play_session(game, specs, chosen_seed, option, record_file, save)
+    if table:
+        _play_table(session, chosen_seed, save)
     else:
-        _play_plain(game, specs, chosen_seed, option, record_file, save)
+        assert session is not None
+        _play_plain(session)
 
 
-def _play_table(
+def _play_session(
     game: str | None,
     specs: list[str] | None,
     seed: int | None,
     option: list[str] | None,
     record_file: Path | None,
     save: Path | None,
-) -> None:
-    """The Textual table: straight into a game, a saved game, or the menu of games."""
+) -> Any:
+    """The game to play (a new one, or a saved one resumed), or None for the menu."""
     from decklab.bots import AgentSpecError
-    from decklab.play.tui import PlayApp, Session
+    from decklab.play.tui.session import Session
 
-    options = parse_option_pairs(option)
     session: Session | None = None
     try:
         if record_file is not None:
             record = records.load(record_file)
-            session = Session.resume(record, specs, save_path=save or record_file)
+            session = Session.resume(record, specs, save_path=save)
         elif game is not None:
+            options = parse_option_pairs(option)
             session = Session.new(
                 _game_class(game), specs, options=options, seed=seed, save_path=save
             )
-    except (RecordError, OptionError, AgentSpecError) as exc:
+    except (DecklabError, AgentSpecError, ValueError) as exc:
         raise _fail(str(exc)) from None
-
-    def from_menu(name: str, count: int) -> Session:
-        return Session.new(get_game(name), players=count, seed=seed, save_path=save)
-
     if session is not None and session.state.num_players != len(session.specs):
         raise _fail(
             f"--players names {len(session.specs)} seats, the game has {session.state.num_players}"
         )
+    return session
+
+
+def _play_table(session: Any, seed: int | None, save: Path | None) -> None:
+    """The Textual table: straight into a game, a saved game, or the menu of games."""
+    from decklab.play.tui import PlayApp, Session
+
+    def from_menu(name: str, count: int) -> Session:
+        return Session.new(get_game(name), players=count, seed=seed, save_path=save)
+
     saved = PlayApp(session, rules=rules_text, new_session=from_menu).run()
     if saved:
         print(f"Saved the game to {saved}")
 
 
-def _play_plain(
-    game: str | None,
-    specs: list[str] | None,
-    seed: int | None,
-    option: list[str] | None,
-    record_file: Path | None,
-    save: Path | None,
-) -> None:
+def _play_plain(session: Any) -> None:
     """Line mode: numbered legal actions, typed answers; the same game, readable anywhere."""
-    from decklab.bots import AgentSpecError, make_agent
     from decklab.play.plain import PlainGame
-    from decklab.play.storage import default_record_path
-    from decklab.play.tui.session import deal_of
 
-    deal = seed
-    if game is None and record_file is None:
-        game = _choose_game()
-    if record_file is not None:
-        try:
-            record = records.load(record_file)
-            state, _ = records.replay(record)
-        except RecordError as exc:
-            raise _fail(str(exc)) from None
-        cls = type(state)
-        deal = deal_of(record)
-    else:
-        assert game is not None
-        cls = _game_class(game)
-    if record_file is None:
-        count = len(specs) if specs else None
-        state = _new_state(cls, count, option, seed)
-    n = state.num_players
-    if specs is None:
-        specs = ["human"] + ["random"] * (n - 1)
-    if len(specs) != n:
-        raise _fail(f"--players names {len(specs)} seats, the game has {n}")
-    agents = []
-    try:
-        for i, spec in enumerate(specs):
-            agents.append(
-                None
-                if spec == "human"
-                else make_agent(f"{spec}" if ":" in spec else f"{spec}:seed={i}")
-            )
-    except AgentSpecError as exc:
-        raise _fail(str(exc)) from None
-    if not any(a is None for a in agents):
+    if not session.humans:
         err.print("no human seat: the bots play it out")
-    session = PlainGame(
-        state=state,
-        agents=agents,
-        out=sys.stdout,
-        read_line=_read_line,
-        save_path=save or record_file or default_record_path(cls.info.name),
-        players={seat_name(i): s for i, s in enumerate(specs)},
-        rules_text=rules_text(cls),
-        deal=deal,
-    )
-    session.run()
+    PlainGame(session, sys.stdout, _read_line, rules_text(type(session.state))).run()
 
 
 @app.command()
@@ -322,12 +295,32 @@ def stats(
         str | None, typer.Argument(help="a solo game (default: every solo game)")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
+    move_aside: Annotated[
+        bool,
+        typer.Option("--move-aside", help="rename an unreadable statistics file and start anew"),
+    ] = False,
 ) -> None:
     """Your solo statistics (the Cabin): games, perfect games, scores, streaks, per deal."""
-    from decklab.play.stats import solo_games, stats_path, summary
+    from decklab.play import stats as solo_stats
+    from decklab.play.stats import StatsError, solo_games, stats_path, summary
 
     names = solo_games() if game is None else [_game_class(game).info.name]
-    results = {name: summary(name) for name in names}
+    try:
+        if move_aside:
+            try:
+                for name in names:
+                    summary(name)
+            except StatsError:
+                moved = solo_stats.move_aside()
+                err.print(f"moved the unreadable statistics file to {moved}", highlight=False)
+            else:
+                err.print("the statistics file is readable: nothing moved", highlight=False)
+        results = {name: summary(name) for name in names}
+    except DecklabError as exc:
+        if as_json:
+            print(json.dumps({"error": str(exc)}))
+            raise typer.Exit(2) from None
+        raise _fail(str(exc)) from None
     if as_json:
         print(json.dumps({name: s.to_json() for name, s in results.items()}))
         return

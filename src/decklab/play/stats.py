@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from decklab.engine.errors import DecklabError
 from decklab.engine.registry import get_game
 from decklab.engine.state import GameState
 from decklab.play.storage import data_dir
@@ -44,15 +45,58 @@ def stats_path() -> Path:
     return data_dir() / FILE_NAME
 
 
+class StatsError(DecklabError):
+    """The statistics file cannot be read or written. The file is left as it is."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        self.path = path
+        super().__init__(
+            f"the statistics file {path} cannot be used ({reason}). It is left as it is: "
+            f"move it aside (decklab stats --move-aside, or mv it yourself) and a new one "
+            "is started."
+        )
+
+
 @contextmanager
 def _connect(path: Path | None) -> Iterator[sqlite3.Connection]:
-    db = sqlite3.connect(path or stats_path())
+    target = path or stats_path()
     try:
-        db.execute(_SCHEMA)
+        db = sqlite3.connect(target)
+    except sqlite3.Error as exc:
+        raise StatsError(target, str(exc)) from None
+    try:
+        try:
+            db.execute(_SCHEMA)
+            db.execute("SELECT game, deal, options, score, perfect, finished FROM results LIMIT 1")
+        except sqlite3.Error as exc:
+            raise StatsError(target, str(exc)) from None
         yield db
         db.commit()
     finally:
         db.close()
+
+
+def move_aside(path: Path | None = None) -> Path | None:
+    """Rename an unusable statistics file to ``stats.sqlite3.bad-<time>``; returns the new
+    name, or None if there was no file. Nothing is deleted."""
+    target = path or stats_path()
+    if not target.exists():
+        return None
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    moved = target.with_name(f"{target.name}.bad-{stamp}")
+    target.rename(moved)
+    return moved
+
+
+def best_on_deal(game: str, deal: int, *, path: Path | None = None) -> float | None:
+    """The best stored result of ``game`` on ``deal`` in the game's own sense, or None."""
+    lower = get_game(game).info.lower_is_better
+    with _connect(path) as db:
+        row = db.execute(
+            f"SELECT {'MIN' if lower else 'MAX'}(score) FROM results WHERE game = ? AND deal = ?",
+            (game, deal),
+        ).fetchone()
+    return None if row is None or row[0] is None else float(row[0])
 
 
 def record_result(

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -25,10 +26,17 @@ from textual.widgets import Footer, Header, LoadingIndicator, OptionList, RichLo
 from textual.widgets.option_list import Option
 
 from decklab.bots.base import Agent, Hint, make_agent
+from decklab.engine import story
 from decklab.engine.registry import get_game
 from decklab.engine.state import GameState, seat_name
-from decklab.play.tui.screens import HandOverScreen, MenuScreen, QuitScreen, RulesScreen
-from decklab.play.tui.session import Session, action_label, budget_text
+from decklab.play.tui.screens import (
+    HandOverScreen,
+    MenuScreen,
+    QuitScreen,
+    RulesScreen,
+    SummaryScreen,
+)
+from decklab.play.tui.session import Session, action_label, budget_text, log_label
 from decklab.play.tui.widgets import Picked, TableView
 
 RulesLoader = Callable[[type[GameState]], str]
@@ -46,6 +54,12 @@ CSS = """
 #filter { height: 2; color: $text-muted; }
 #actions { height: 1fr; min-height: 5; }
 #hint { height: auto; display: none; border: round $success; padding: 0 1; }
+GameScreen.-narrow #side { width: 32; }
+GameScreen.-short #who { height: 2; }
+GameScreen.-short #filter { height: 1; }
+GameScreen.-short #log { height: 4; }
+GameScreen.-short #status { height: 1; }
+GameScreen.-short #hint { max-height: 5; }
 #hint.-on { display: block; }
 #log { height: 12; border-top: solid $panel; }
 #status { height: 2; background: $boost; padding: 0 1; }
@@ -57,7 +71,8 @@ CSS = """
 #handover-text { width: auto; text-align: center; padding: 2 4; }
 HandOverScreen { background: $background; }
 #rules { width: 90%; height: 90%; border: round $primary; background: $surface; }
-RulesScreen, QuitScreen { align: center middle; }
+RulesScreen, QuitScreen, SummaryScreen { align: center middle; }
+#summary { width: 90%; max-width: 100; height: auto; max-height: 90%; border: round $success; background: $surface; padding: 1 2; }
 #quit { width: 60; height: auto; border: round $warning; background: $surface; padding: 1 2; }
 #quit Button { width: 100%; margin: 1 0 0 0; }
 """
@@ -69,6 +84,7 @@ class GameScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "rules", "Rules"),
         Binding("h", "hint", "Hint"),
+        Binding("w", "why", "Why"),
         Binding("u", "undo", "Undo"),
         Binding("r", "redo", "Redo"),
         Binding("s", "save", "Save"),
@@ -82,11 +98,15 @@ class GameScreen(Screen[None]):
         self.rules = rules
         self.pace = pace
         self.viewer: int | None = session.default_viewer()
+        self.last_shown: int | None = self.viewer
+        """The last seat whose cards were on screen: hot seat hands over from it."""
         self.asking: int | None = None
         self.thinking: int | None = None
         self.generation = 0
         self.selected: set[str] = set()
         self.hint: Hint | None = None
+        self.hint_text: story.HintText | None = None
+        self.show_figures = False
         self.hinting = False
         self.finished = False
         self.last_saved: Path | None = None
@@ -114,7 +134,15 @@ class GameScreen(Screen[None]):
         yield Static("", id="status")
         yield Footer()
 
+    def on_resize(self, event: events.Resize) -> None:
+        """Small terminals (80×24): a narrower side panel, a shorter log, so that the
+        hand, the table and the legal actions all stay in sight."""
+        self.set_class(event.size.width < 110, "-narrow")
+        self.set_class(event.size.height < 32, "-short")
+
     def on_mount(self) -> None:
+        self.set_class(self.app.size.width < 110, "-narrow")
+        self.set_class(self.app.size.height < 32, "-short")
         info = self.session.state.info
         deal = f" · deal {self.session.deal}" if self.session.deal is not None else ""
         self.title = f"{info.title}{deal}"
@@ -141,7 +169,7 @@ class GameScreen(Screen[None]):
             return
         seat = session.next_human()
         assert seat is not None, "somebody must act in a state that is not terminal"
-        if session.needs_hand_over(self.viewer, seat):
+        if session.needs_hand_over(self.last_shown, seat):
             self.viewer = None  # hide the last player's cards before anything else shows
             self.refresh_view()
             self.app.push_screen(HandOverScreen(seat_name(seat)), partial(self._handed, seat))
@@ -153,6 +181,7 @@ class GameScreen(Screen[None]):
 
     def ask(self, seat: int) -> None:
         self.viewer = seat
+        self.last_shown = seat
         self.asking = seat
         self.selected.clear()
         self.refresh_view()
@@ -170,25 +199,40 @@ class GameScreen(Screen[None]):
             return
         self.finished = True
         message = session.result_text()
+        breakdown = session.breakdown_lines()
+        log = self.query_one("#log", RichLog)
+        log.write(message)
+        for line in breakdown:
+            log.write(line)
+        if session.humans:
+            # The end of the game: every score taken apart, before the table behind it.
+            self.app.push_screen(SummaryScreen([message, "", *breakdown]))
+        if session.started_over and not session.changed:
+            # A finished game only looked at: its file stays as it is, nothing is counted.
+            self.notify(message, title="Game over", timeout=10)
+            return
         try:
             self.last_saved = session.save()
-            message += f"\nSaved to {self.last_saved}"
         except OSError as exc:
-            message += f"\nCould not save: {exc.strerror}"
+            message += f"\nCould not save: {exc.strerror or exc}"
+        else:
+            message += f"\nSaved to {self.last_saved}"
+            if session.save_warning:
+                message += f"\n({session.save_warning})"
         if not session.started_over and not self._stats_kept:
             self._stats_kept = True  # once per game, even if undone and finished again
             self._keep_stats()
-        self.query_one("#log", RichLog).write(message.splitlines()[0])
         self.notify(message, title="Game over", timeout=10)
 
     def _keep_stats(self) -> None:
         import sqlite3
 
+        from decklab.engine.errors import DecklabError
         from decklab.play.stats import record_game
 
         try:
             record_game(self.session.state, self.session.deal)
-        except (sqlite3.Error, OSError) as exc:
+        except (sqlite3.Error, OSError, DecklabError) as exc:
             self.notify(f"Could not keep statistics: {exc}", severity="warning")
 
     # ---------------------------------------------------------------- bots
@@ -219,8 +263,27 @@ class GameScreen(Screen[None]):
             return  # an undo, redo or quit happened meanwhile
         self.thinking = None
         self._show_thinking(None)
-        line = self.session.apply(seat, action)
-        self.query_one("#log", RichLog).write(line)
+        self._tell(self.session.apply(seat, action))
+        self._after_move()
+
+    def _tell(self, told: str) -> None:
+        log = self.query_one("#log", RichLog)
+        for line in told.splitlines():
+            log.write(line)
+
+    def _after_move(self) -> None:
+        """A stage of the game ended (a game within a match): pause on its summary,
+        unless nobody is at the table to read it."""
+        summary = self.session.last_summary
+        if summary and self.session.humans:
+            self.session.last_summary = None
+            self.viewer = None if len(self.session.humans) > 1 else self.viewer
+            self.refresh_view()
+            self.app.push_screen(SummaryScreen(summary), self._summary_read)
+            return
+        self.advance()
+
+    def _summary_read(self, _: object = None) -> None:
         self.advance()
 
     def _bot_failed(self, generation: int, seat: int, exc: Exception) -> None:
@@ -318,6 +381,7 @@ class GameScreen(Screen[None]):
             note = ""
         self._set_text("#filter", note)
         if self.hint is None:
+            self.hint_text = None
             self._show_hint(None)
 
     def _show_hint(self, text: str | None) -> None:
@@ -342,10 +406,10 @@ class GameScreen(Screen[None]):
     def play(self, seat: int, action: int) -> None:
         self.generation += 1
         self.hint = None
+        self.hint_text = None
         self.selected.clear()
-        line = self.session.apply(seat, action)
-        self.query_one("#log", RichLog).write(line)
-        self.advance()
+        self._tell(self.session.apply(seat, action))
+        self._after_move()
 
     def on_picked(self, message: Picked) -> None:
         """A card or zone was clicked: narrow the actions to those that mention it."""
@@ -402,7 +466,10 @@ class GameScreen(Screen[None]):
             self.notify(f"Could not save: {exc.strerror}", severity="error")
             return
         self.last_saved = path
-        self.notify(f"Saved to {path}", title="Saved")
+        if self.session.save_warning:
+            self.notify(self.session.save_warning, title="Saved elsewhere", severity="warning")
+        else:
+            self.notify(f"Saved to {path}", title="Saved")
 
     def action_quit_game(self) -> None:
         if self.session.state.is_terminal():
@@ -439,6 +506,7 @@ class GameScreen(Screen[None]):
         self.generation += 1
         self.thinking = None
         self.hint = None
+        self.hint_text = None
         self.finished = self.session.state.is_terminal() and self.finished
         self._show_thinking(None)
         log = self.query_one("#log", RichLog)
@@ -481,12 +549,30 @@ class GameScreen(Screen[None]):
             self.notify(f"No hint: {hint}", severity="warning")
             return
         self.hint = hint
+        self.hint_text = story.explain_hint(self.session.state, seat, hint)
+        self.show_figures = False
         legal_ids = {a for a, t in self._matching(self.session.legal(seat))}
         if hint.action not in legal_ids:
             self.selected.clear()
-        self._show_hint(f"Hint: {action_label(hint.text)}\n{hint.reason}")
+        self._show_hint(self._hint_box())
         self.refresh_view()
         self.query_one("#actions", OptionList).focus()
+
+    def _hint_box(self) -> str:
+        told = self.hint_text
+        assert told is not None
+        text = f"Hint: {action_label(told.action)} — {log_label(told.sentence)}"
+        if self.show_figures:
+            return f"{text}\n{told.figures}"
+        return f"{text}\n(w: the figures)"
+
+    def action_why(self) -> None:
+        """The search figures behind the hint, one key away from its plain words."""
+        if self.hint_text is None:
+            self.notify("Ask for a hint first (h).", timeout=3)
+            return
+        self.show_figures = not self.show_figures
+        self._show_hint(self._hint_box())
 
 
 class PlayApp(App[str | None]):

@@ -177,3 +177,32 @@ class QuitScreen(ModalScreen[str | None]):
 
     def action_choose(self, what: str) -> None:
         self.dismiss(what or None)
+
+
+class SummaryScreen(ModalScreen[None]):
+    """The end of a stage (a game within a match): what was revealed and scored,
+    read before the next deal covers the table."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "close", "Continue"),
+        Binding("escape", "close", "Continue", show=False),
+        Binding("space", "close", "Continue", show=False),
+    ]
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__()
+        self.lines = list(lines)
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="summary"):
+            yield Static(Text("\n".join(self.lines)), id="summary-text")
+            with Center():
+                yield Button("Continue (Enter)", id="summary-go", variant="primary")
+        yield Footer()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

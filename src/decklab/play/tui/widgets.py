@@ -14,6 +14,7 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.geometry import Region
 from textual.message import Message
 from textual.widget import Widget
 
@@ -99,6 +100,36 @@ class TableView(VerticalScroll):
             return
         self._width = self._available()
         self.canvas.set_drawing(draw_table(self.table, self._width, self.playable, self.selected))
+        self.call_after_refresh(self.keep_playable_in_view)
+
+    def playable_rows(self) -> tuple[int, int] | None:
+        """The rows of the drawing that hold what can be played now: the viewer's own
+        zones with playable cards (the hand) if any, else the zones with playable cards
+        (a card to place), else the zones that can be chosen; None if nothing is."""
+        zones = self.drawing.zones
+        with_cards = [
+            box
+            for box in zones
+            if any(c.select_key in self.playable for c in box.zone.cards if c.select_key)
+        ]
+        keyed = [box for box in zones if box.zone.key and box.zone.key in self.playable]
+        viewer = self.table.viewer if self.table is not None else None
+        own = [b for b in with_cards if viewer is not None and b.zone.owner == viewer]
+        rows = [(b.y0, b.y1) for b in (own or with_cards or keyed)]
+        if not rows:
+            return None
+        return min(r[0] for r in rows), max(r[1] for r in rows)
+
+    def keep_playable_in_view(self) -> None:
+        """On a small terminal the table scrolls: keep the playable part (the hand) on
+        screen rather than the top of the table."""
+        rows = self.playable_rows()
+        if rows is None:
+            return
+        top, bottom = rows
+        self.scroll_to_region(
+            Region(0, top, 1, bottom - top + 1), animate=False, immediate=True, top=False
+        )
 
     def on_resize(self, event: events.Resize) -> None:
         if self.table is not None and self._available() != self._width:
