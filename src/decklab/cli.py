@@ -21,7 +21,7 @@ from decklab.engine.state import ALL, GameState, seat_name
 
 app = typer.Typer(
     help="decklab: five homemade card games — play them, replay them, study them.",
-    no_args_is_help=True,
+    invoke_without_command=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
@@ -62,6 +62,14 @@ def _new_state(
         return cls.new(players, parse_option_pairs(options), seed=seed)
     except OptionError as exc:
         raise _fail(str(exc)) from None
+
+
+@app.callback()
+def _top(ctx: typer.Context) -> None:
+    """Bare ``decklab`` prints the help and exits 0 (it is a question, not an error)."""
+    if ctx.invoked_subcommand is None:
+        print(ctx.get_help())
+        raise typer.Exit(0)
 
 
 @app.command()
@@ -120,8 +128,13 @@ def deal(
     record.pop("result", None)
     text = records.dumps(record)
     if out:
-        out.write_text(text, encoding="utf-8")
-        err.print(f"wrote {out}")
+        from decklab.record_commands import write_new_file
+
+        try:
+            write_new_file(out, text, force=True)
+        except RecordError as exc:
+            raise _fail(str(exc)) from None
+        err.print(f"wrote {out}", highlight=False)
     else:
         print(text, end="")
 
@@ -134,48 +147,23 @@ def replay(
         bool, typer.Option("--legal", help="add the legal actions at the end")
     ] = False,
     upto: Annotated[
-        int | None, typer.Option("--upto", help="apply only the first N action lines")
+        int | None,
+        typer.Option(
+            "--upto", min=0, help="apply only the first N lines of actions (chance lines count)"
+        ),
     ] = None,
+    viewer: Annotated[
+        str,
+        typer.Option("--viewer", help="all (default), a seat such as p2, or spectator"),
+    ] = "all",
+    log: Annotated[
+        bool, typer.Option("--log", help="also show the action lines, as the viewer sees them")
+    ] = False,
 ) -> None:
     """Apply a record and print the resulting state and scores (exit 2 if it is bad)."""
-    try:
-        record = records.load(record_file)
-        state, applied = records.replay(record, limit=upto)
-    except RecordError as exc:
-        if as_json:
-            print(json.dumps({"error": exc.as_json()}))
-        else:
-            err.print(f"[red]error:[/red] {exc}", highlight=False)
-        raise typer.Exit(2) from None
-    result = state.result()
-    out: dict[str, Any] = {
-        "game": state.info.name,
-        "terminal": state.is_terminal(),
-        "scores": result["scores"],
-        "winners": result["winners"],
-        "actions_applied": applied,
-        "to_act": [seat_name(s) for s in state.to_act()],
-    }
-    if legal:
-        out["legal"] = {
-            seat_name(s): [state.action_to_string(s, a) for a in state.legal_actions(s)]
-            for s in state.to_act()
-        }
-    if as_json:
-        print(json.dumps(out))
-        return
-    print(state.render(ALL))
-    print()
-    scores = ", ".join(f"{k}: {v:g}" for k, v in out["scores"].items())
-    print(f"actions applied: {applied}")
-    print(f"scores ({state.info.score_unit}): {scores}")
-    if out["terminal"]:
-        print("winners: " + (", ".join(out["winners"]) or "nobody"))
-    else:
-        print("to act: " + ", ".join(out["to_act"]))
-    if legal:
-        for seat, acts in out["legal"].items():
-            print(f"legal for {seat}: " + ", ".join(acts))
+    from decklab.record_commands import run_replay
+
+    run_replay(record_file, as_json, legal, upto, viewer, log)
 
 
 @app.command()
@@ -392,6 +380,7 @@ def _register_lab() -> None:
 
 
 _register_lab()
+__import__("decklab.record_commands", fromlist=["register"]).register(app)
 
 
 def main() -> None:
