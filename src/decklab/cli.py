@@ -96,14 +96,38 @@ def rules_text(cls: type[GameState]) -> str:
     return (resources.files(package) / "rules.md").read_text(encoding="utf-8")
 
 
+def rulings_text(cls: type[GameState] | None = None) -> str:
+    """docs/rulings.md as shipped in the package; with ``cls``, the cards section and
+    that game's section only (the ids its rules text cites)."""
+    text = (resources.files("decklab") / "rulings.md").read_text(encoding="utf-8")
+    if cls is None:
+        return text
+    sections = text.split("\n## ")
+    keep = [sections[0]] + [
+        s for s in sections[1:] if s.startswith("Cards") or s.startswith(cls.info.title)
+    ]
+    return "\n## ".join(keep)
+
+
+RULINGS_POINTER = (
+    "Rulings cited by id (C3, F7, …) are in docs/rulings.md; "
+    "`decklab rules GAME --rulings` shows them."
+)
+
+
 @app.command()
 def rules(
     game: Annotated[
         str, typer.Argument(help="cabin, corporation, facade, lonely-face or notorious")
     ],
+    rulings: Annotated[
+        bool,
+        typer.Option("--rulings", help="show the game's rulings (docs/rulings.md), by id"),
+    ] = False,
 ) -> None:
     """The rules of GAME in decklab's words, with the rulings applied."""
-    text = rules_text(_game_class(game))
+    cls = _game_class(game)
+    text = rulings_text(cls) if rulings else rules_text(cls) + "\n---\n\n" + RULINGS_POINTER + "\n"
     if console.is_terminal:
         console.print(Markdown(text))
     else:
@@ -198,12 +222,25 @@ def play(
     In a terminal this opens the card table (Textual); with --plain, or when input
     or output is not a terminal, it plays in line mode.
     """
-    specs = [p.strip() for p in players.split(",")] if players else None
+    specs = _player_specs(players)
     chosen_seed = _seed(seed, deal_number)
     if not plain and sys.stdin.isatty() and sys.stdout.isatty():
         _play_table(game, specs, chosen_seed, option, record_file, save)
     else:
         _play_plain(game, specs, chosen_seed, option, record_file, save)
+
+
+def _player_specs(players: str | None) -> list[str] | None:
+    """``--players`` as specs, names lower-cased (``HUMAN`` is human); a clear error
+    for an empty entry (``human,``)."""
+    from decklab.bots.registry import split_players
+
+    if players is None:
+        return None
+    try:
+        return split_players(players)
+    except DecklabError as exc:
+        raise _fail(str(exc)) from None
 
 
 def _play_table(
