@@ -333,6 +333,11 @@ def read_text(path: str | Path, limit: int = MAX_RECORD_BYTES, what: str = "reco
         raise RecordError(f"cannot read {where}: {_os_reason(exc)}") from None
     if len(data) > limit:
         raise RecordError(f"{where} holds more than {limit:,} bytes; a {what} is at most that")
+    return decode(data, where, what)
+
+
+def decode(data: bytes, where: str = "the record", what: str = "record") -> str:
+    """The text of a file's bytes: UTF-8 (a leading BOM allowed), not empty."""
     if not data.strip():
         raise RecordError(f"{where} is empty")
     try:
@@ -374,6 +379,18 @@ def parse(text: str, where: str = "the record") -> dict[str, Any]:
     except RecordError as exc:
         raise RecordError(f"{where}: {exc.reason}") from None
     return data
+
+
+def loads(data: bytes | str, where: str = "the record") -> dict[str, Any]:
+    """A record from a file's contents (bytes as read, or text): what :func:`load`
+    does after reading, for callers that receive records over the wire."""
+    if isinstance(data, bytes):
+        if len(data) > MAX_RECORD_BYTES:
+            raise RecordError(f"{where} holds more than {MAX_RECORD_BYTES:,} bytes")
+        data = decode(data, where)
+    elif not data.strip():
+        raise RecordError(f"{where} is empty")
+    return parse(data, where)
 
 
 def load(path: str | Path) -> dict[str, Any]:
