@@ -6,7 +6,7 @@ import json
 import sys
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -17,7 +17,7 @@ from decklab.engine import records
 from decklab.engine.errors import DecklabError, OptionError, RecordError
 from decklab.engine.info import parse_option_pairs
 from decklab.engine.registry import game_names, get_game
-from decklab.engine.state import ALL, GameState, seat_name
+from decklab.engine.state import GameState, seat_name
 
 app = typer.Typer(
     help="decklab: five homemade card games — play them, replay them, study them.",

@@ -125,16 +125,16 @@ def run_replay(
         out = replay_summary(state, applied, viewer, legal, log)
     except RecordError as exc:
         raise _error(exc, as_json) from None
-    if shows_hidden(state, viewer) and not as_json:
+    if as_json:
+        print(json.dumps(out))
+        return
+    print(replay_text(state, out, viewer), flush=True)
+    if shows_hidden(state, viewer):
         err.print(
             "note: this game is not over and this shows every hidden card; "
             "use --viewer p1 (your seat) or --viewer spectator to keep them hidden",
             highlight=False,
         )
-    if as_json:
-        print(json.dumps(out))
-    else:
-        print(replay_text(state, out, viewer))
 
 
 def register(app: typer.Typer) -> None:

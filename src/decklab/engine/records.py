@@ -267,6 +267,10 @@ def replay(record: Mapping[str, Any], limit: int | None = None) -> tuple[GameSta
         try:
             state.apply(seat, action)
         except ChanceError as exc:
+            used = len(lines[i + 1 : j]) - len(forced)
+            if used > 0:  # a written outcome was wrong: name its line, not the action's
+                k = i + used
+                raise RecordError(str(exc), k, f"chance {lines[k][1]}") from None
             raise RecordError(str(exc), i, f"{actor} {text}") from None
         finally:
             state._strict_chance = False
