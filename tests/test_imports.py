@@ -97,7 +97,7 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
             node, children = stack[-1]
             for child in children:
                 if colour.get(child) == 1:
-                    return path[path.index(child) :] + [child]
+                    return [*path[path.index(child) :], child]
                 if not colour.get(child):
                     colour[child] = 1
                     path.append(child)

@@ -1111,13 +1111,13 @@ def _deck_problem(deck: list[int], n: int) -> str | None:
     """Why ``deck`` is not a permutation of the deck(s) for ``n`` players (N1), or None."""
     size = _deck_size(n)
     copies = _decks(n)
-    if len(deck) != size:
-        return f"{len(deck)} cards, not {size} ({copies} deck(s) of 52 for {n} players, N1)"
     counts = [0] * 64
     for c in deck:
         counts[c] += 1
     extra = [_TEXT[c] for c in range(64) if counts[c] > copies]
     missing = [_TEXT[c] for c in range(64) if _TEXT[c] and counts[c] < copies]
+    if len(deck) != size and not extra:
+        return f"{len(deck)} cards, not {size} ({copies} deck(s) of 52 for {n} players, N1)"
     if extra or missing:
         return (
             f"not {copies} full deck(s): too many {' '.join(extra) or '-'}; "
