@@ -134,3 +134,18 @@ def test_item10_make_record_hands_out_copies(game: str) -> None:
     assert json.dumps(again["setup"], sort_keys=True) == before_setup
     replayed, _ = records.replay(again)
     assert replayed.view(-2) == state.view(-2)
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_item10_editing_the_record_after_replay_does_not_reach_the_state(game: str) -> None:
+    record = records.make_record(get_game(game).new(None, None, seed=5))
+    state, _ = records.replay(record)
+    before = json.dumps(state.initial_setup, sort_keys=True)
+    view = state.view(-2)
+    for value in record["setup"].values():
+        if isinstance(value, list):
+            value.clear()
+    record["options"].clear()
+    assert json.dumps(state.initial_setup, sort_keys=True) == before
+    assert state.view(-2) == view
+    assert records.make_record(state)["setup"] == json.loads(before)

@@ -218,3 +218,17 @@ def test_item4_replay_viewer_all_is_unchanged_and_bad_viewers_are_refused(tmp_pa
         result = runner.invoke(app, ["replay", str(path), "--json", "--viewer", bad])
         assert result.exit_code == 2 and "viewer" in json.loads(result.stdout)["error"]["reason"]
     assert ALL == -2  # the engine's "everything" viewer, spelled "all" on the command line
+
+
+def test_item4_json_with_legal_of_an_unfinished_game_notes_hidden_cards_on_stderr(
+    tmp_path: Path,
+) -> None:
+    state = midgame("facade", 2)
+    path = tmp_path / "save.json"
+    records.save(path, records.make_record(state))
+    noted = runner.invoke(app, ["replay", str(path), "--json", "--legal"])
+    assert "--viewer" in noted.stderr and json.loads(noted.stdout)["legal"]
+    quiet = runner.invoke(app, ["replay", str(path), "--json"])
+    assert quiet.stderr == ""  # no card in this answer: nothing to warn about
+    mine = runner.invoke(app, ["replay", str(path), "--json", "--legal", "--viewer", "p1"])
+    assert mine.stderr == ""

@@ -126,10 +126,11 @@ def run_replay(
     except RecordError as exc:
         raise _error(exc, as_json) from None
     if as_json:
-        print(json.dumps(out))
-        return
-    print(replay_text(state, out, viewer), flush=True)
-    if shows_hidden(state, viewer):
+        print(json.dumps(out), flush=True)
+    else:
+        print(replay_text(state, out, viewer), flush=True)
+    # JSON without --legal or --log holds no card; the text always shows the table.
+    if shows_hidden(state, viewer) and (not as_json or legal or log):
         err.print(
             "note: this game is not over and this shows every hidden card; "
             "use --viewer p1 (your seat) or --viewer spectator to keep them hidden",
