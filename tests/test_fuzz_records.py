@@ -44,10 +44,61 @@ TOKENS = [
 ]  # fmt: skip
 
 
+ODD_VALUES: list[object] = [
+    0, -1, 1, 2, 3, 13, 10**9, 2**70, 1.5, -0.0, "", "x", "p2", "p99", None, True, [], {},
+    ["AS"], {"p1": "AS"}, "AS KS", "...", "??", "-- --", [["AS"]],
+]  # fmt: skip
+
+
+def mutate_fields(data: bytes, rng: random.Random) -> bytes:
+    """A structural edit, for mutants that get past the JSON parser into the games:
+    an option, a setup pile or an action line changed in a way a person might."""
+    try:
+        record = json.loads(data)
+    except ValueError:
+        return data
+    if not isinstance(record, dict):
+        return data
+    choice = rng.randrange(5)
+    actions = record.get("actions")
+    setup = record.get("setup")
+    if choice == 0 and isinstance(record.get("options"), dict):
+        names = [*record["options"], "games", "rounds", "hand_size", "target", "stacks"]
+        record["options"][rng.choice(names)] = rng.choice(ODD_VALUES)
+    elif choice == 1 and isinstance(setup, dict) and setup:
+        key = rng.choice(list(setup))
+        value = setup[key]
+        if isinstance(value, str) and value.split():
+            words = value.split()
+            rng.shuffle(words)
+            setup[key] = " ".join(
+                words[: rng.randrange(len(words) + 1)] + ["..."] * rng.randrange(2)
+            )
+        else:
+            setup[key] = rng.choice(ODD_VALUES)
+    elif choice == 2 and isinstance(actions, list) and actions:
+        i = rng.randrange(len(actions))
+        words = str(actions[i]).split()
+        if words:
+            j = rng.randrange(len(words))
+            words[j] = str(
+                rng.choice(["chance", "p1", "p2", "p3", "AS", "??", "...", "9", "lead=p2"])
+            )
+        actions[i] = " ".join(words)
+    elif choice == 3 and isinstance(actions, list) and actions:
+        cut = rng.randrange(len(actions) + 1)
+        record["actions"] = actions[:cut] + actions[cut:][::-1]
+    else:
+        record[rng.choice(["seed", "seats", "version", "game"])] = rng.choice(ODD_VALUES)
+    return json.dumps(record).encode()
+
+
 def mutate(data: bytes, rng: random.Random, corpus: list[bytes]) -> bytes:
     """One to four byte-level edits: flips, inserts, deletes, splices, known tokens,
     and line moves (action lines are one per line in records, so this reorders,
-    drops and repeats actions)."""
+    drops and repeats actions). One mutant in four is a structural edit instead."""
+    if rng.random() < 0.25:
+        return mutate_fields(data, rng)
     out = bytearray(data)
     for _ in range(rng.randint(1, 4)):
         op = rng.randrange(9)
