@@ -41,6 +41,7 @@ TOKENS = [
     b"null", b"true", b"[]", b"{}", b'""', b'"??"', b'"chance coin p1"', b"[" * 3000,
     b"{" * 50, b"\xff", b"\x00", b"\\u0000", b'"\\ud800"', b"\xe2\x82", b"p9", b"p0",
     b'"chance shuffle"', b'"p1 pass"', b"-0", b"1" * 30, b"18446744073709551616",
+    b"[/x]", b"[red]", b'"p1 [/b] x"',
 ]  # fmt: skip
 
 

@@ -208,3 +208,16 @@ def test_item1_a_utf8_bom_is_accepted(tmp_path: Path) -> None:
     path.write_bytes(b"\xef\xbb\xbf" + _with().encode())
     state, _ = records.replay(records.load(path))
     assert state.info.name == "corporation"
+
+
+@pytest.mark.parametrize("text", ["p1 [/x] play", "p1 [bold]play", "p1 [/]"])
+def test_item1_markup_like_text_in_a_record_is_shown_as_text(text: str, tmp_path: Path) -> None:
+    """Error messages quote the file; Rich markup in it must not break the printing."""
+    path = tmp_path / "markup.json"
+    path.write_text(_with(actions=[text]), encoding="utf-8")
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 2
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert text.split()[1] in result.output
+    folder = runner.invoke(app, ["deal", "cabin", "--out", str(tmp_path / "[/x]" / "a.json")])
+    assert folder.exit_code == 2 and "[/x]" in folder.output

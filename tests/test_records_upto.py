@@ -110,6 +110,8 @@ def test_item2_actions_applied_and_error_index_count_chance_lines() -> None:
 def test_item9_negative_upto_is_refused() -> None:
     path = str(RECORDS / "lonely-face_die.json")
     result = runner.invoke(app, ["replay", path, "--upto", "-1"])
-    assert result.exit_code == 2 and "--upto" in result.output
+    assert result.exit_code == 2 and "--upto" in result.output and "0 or more" in result.output
+    as_json = runner.invoke(app, ["replay", path, "--upto", "-3", "--json"])
+    assert as_json.exit_code == 2 and "--upto" in json.loads(as_json.stdout)["error"]["reason"]
     with pytest.raises(RecordError):
         records.replay(records.load(RECORDS / "lonely-face_die.json"), limit=-1)

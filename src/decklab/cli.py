@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.markup import escape
 from rich.table import Table
 
 from decklab.engine import records
@@ -38,7 +39,7 @@ DealArg = Annotated[
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
-    err.print(f"[red]error:[/red] {message}", highlight=False)
+    err.print(f"[red]error:[/red] {escape(message)}", highlight=False)
     return typer.Exit(code)
 
 
@@ -158,7 +159,7 @@ def deal(
             write_new_file(out, text, force=True)
         except RecordError as exc:
             raise _fail(str(exc)) from None
-        err.print(f"wrote {out}", highlight=False)
+        err.print(f"wrote {escape(str(out))}", highlight=False)
     else:
         print(text, end="")
 
@@ -172,9 +173,7 @@ def replay(
     ] = False,
     upto: Annotated[
         int | None,
-        typer.Option(
-            "--upto", min=0, help="apply only the first N lines of actions (chance lines count)"
-        ),
+        typer.Option("--upto", help="apply only the first N lines of actions (chance lines count)"),
     ] = None,
     viewer: Annotated[
         str,
@@ -424,7 +423,7 @@ def main() -> None:
     try:
         app()
     except DecklabError as exc:  # a last guard: bad input never shows a traceback
-        err.print(f"[red]error:[/red] {exc}", highlight=False)
+        err.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
         sys.exit(2)
 
 

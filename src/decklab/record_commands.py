@@ -17,6 +17,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from decklab.engine import records
 from decklab.engine.errors import RecordError, excerpt
@@ -105,7 +106,8 @@ def _error(exc: RecordError, as_json: bool) -> typer.Exit:
     if as_json:
         print(json.dumps({"error": exc.as_json()}))
     else:
-        err.print(f"[red]error:[/red] {exc}", highlight=False, markup=True)
+        # The message quotes the file: escaped, so "[/x]" in it is text, not markup.
+        err.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
     return typer.Exit(2)
 
 
@@ -119,6 +121,8 @@ def run_replay(
 ) -> None:
     """The body of ``decklab replay`` (see its help)."""
     try:
+        if upto is not None and upto < 0:
+            raise RecordError(f"--upto is a number of lines, 0 or more, not {upto}")
         record = records.load(record_file)
         state, applied = records.replay(record, limit=upto)
         viewer = parse_viewer(viewer_text, state.num_players)
@@ -175,7 +179,7 @@ def register(app: typer.Typer) -> None:
         if out is None:
             print(text, end="")
         else:
-            err.print(f"wrote {out}", highlight=False)
+            err.print(f"wrote {escape(str(out))}", highlight=False)
 
 
 def write_new_file(path: Path, text: str, force: bool) -> None:

@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from decklab.bots.base import AgentEntry, Param, agent_entries
@@ -50,7 +51,7 @@ def register(app: typer.Typer) -> None:
     err = Console(stderr=True, soft_wrap=True)
 
     def fail(message: str) -> typer.Exit:
-        err.print(f"[red]error:[/red] {message}", highlight=False)
+        err.print(f"[red]error:[/red] {escape(message)}", highlight=False)
         return typer.Exit(2)
 
     @app.command()
