@@ -65,6 +65,19 @@ def _new_state(
         raise _fail(str(exc)) from None
 
 
+def _player_specs(players: str | None) -> list[str] | None:
+    """``--players`` as specs, names lower-cased (``HUMAN`` is human); a clear error
+    for an empty entry (``human,``)."""
+    from decklab.bots.registry import split_players
+
+    if players is None:
+        return None
+    try:
+        return split_players(players)
+    except DecklabError as exc:
+        raise _fail(str(exc)) from None
+
+
 @app.callback()
 def _top(ctx: typer.Context) -> None:
     """Bare ``decklab`` prints the help and exits 0 (it is a question, not an error)."""
@@ -227,19 +240,6 @@ def play(
         _play_table(game, specs, chosen_seed, option, record_file, save)
     else:
         _play_plain(game, specs, chosen_seed, option, record_file, save)
-
-
-def _player_specs(players: str | None) -> list[str] | None:
-    """``--players`` as specs, names lower-cased (``HUMAN`` is human); a clear error
-    for an empty entry (``human,``)."""
-    from decklab.bots.registry import split_players
-
-    if players is None:
-        return None
-    try:
-        return split_players(players)
-    except DecklabError as exc:
-        raise _fail(str(exc)) from None
 
 
 def _play_table(
