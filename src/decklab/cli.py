@@ -6,7 +6,7 @@ import json
 import sys
 from importlib import resources
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -162,7 +162,7 @@ def deal(
     """Print a record with the explicit setup of a deal, and no actions."""
     cls = _game_class(game)
     state = _new_state(cls, players, option, _seed(seed, deal_number))
-    record = records.make_record(state)
+    record: dict[str, Any] = records.make_record(state)
     record.pop("result", None)
     text = records.dumps(record)
     if out:
