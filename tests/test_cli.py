@@ -53,7 +53,7 @@ def test_deal_prints_a_record_that_replays(game: str, tmp_path: Path) -> None:
     path.write_text(result.output, encoding="utf-8")
     replayed = runner.invoke(app, ["replay", str(path), "--json", "--legal"])
     assert replayed.exit_code == 0, replayed.output
-    out = json.loads(replayed.output)
+    out = json.loads(replayed.stdout)  # stderr notes that it shows hidden cards
     assert out["actions_applied"] == 0 and out["terminal"] is False
     assert out["legal"] and all(out["legal"].values())
 

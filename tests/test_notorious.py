@@ -130,7 +130,9 @@ def test_N2_later_games_are_recorded_shuffles() -> None:
         s.apply(seat, rng.choice(s.legal_actions(seat)))
     chance = [text for actor, text in s.history if actor == CHANCE]
     assert len(chance) == 1 and chance[0].startswith("shuffle ")
-    deck = chance[0].split()[1:]
+    # The line names the new game's lead-off (N8, public), then the deck top first.
+    assert chance[0].split()[1] == f"lead=p{s.lead + 1}"
+    deck = chance[0].split()[2:]
     assert Counter(deck) == Counter(cards.to_str(c) for c in cards.deck())
     dealt = [cards.to_str(c) for h in s.hands for c in h]
     assert sorted(dealt) == sorted(deck[:3])
@@ -486,7 +488,8 @@ def test_hidden_face_down_card_never_leaks() -> None:
     )
     rec = records.make_record(s, viewer=1, date="-")
     assert rec["actions"][0] == "p1 play QS p3 down"
-    assert rec["actions"][6] == "chance shuffle ??"
+    # The next deal stays hidden; its lead-off (N8, the disqualified seat) is public.
+    assert rec["actions"][6] == f"chance shuffle lead=p{s.lead + 1} ??"
 
 
 def test_hidden_redacted_setup_shows_only_own_cards() -> None:
@@ -523,7 +526,8 @@ def test_hidden_determinize_rewrites_the_current_shuffle_line() -> None:
         s.apply(seat, rng.choice(s.legal_actions(seat)))
     d = s.determinize(0, random.Random(1))
     line = next(t for a, t in reversed(d.history) if a == CHANCE)
-    deck = cards.parse_many(line.split()[1:])
+    assert line.split()[1] == f"lead=p{d.lead + 1}"
+    deck = cards.parse_many(line.split()[2:])
     lead, n = d.lead, 4
     for seat in range(n):
         dealt = [deck[i] for i in range(28) if (lead + i) % n == seat]
@@ -555,7 +559,9 @@ def test_bad_options_raise_option_error(n: int, options: dict[str, Any], message
 def test_setup_errors_are_precise() -> None:
     good = NotoriousState.new(3, seed=1).export_setup()
     with pytest.raises(SetupError, match="unknown setup key"):
-        NotoriousState.from_setup(3, {}, {**good, "hands": []})
+        NotoriousState.from_setup(3, {}, {**good, "hand": []})
+    with pytest.raises(SetupError, match="not both"):
+        NotoriousState.from_setup(3, {}, {**good, "hands": {}})
     with pytest.raises(SetupError, match="'ZZ' is not a card"):
         NotoriousState.from_setup(3, {}, {**good, "deck": good["deck"].replace("AS", "ZZ")})
     with pytest.raises(SetupError, match="too many KH; missing AS"):
@@ -625,7 +631,7 @@ def test_record_short_game_replays() -> None:
 def test_record_tiebreak_match_replays() -> None:
     record = records.load(RECORDS / "notorious_3p_tiebreak.json")
     state, applied = records.replay(record)
-    assert applied == 10 and state.is_terminal()
+    assert applied == 11 and state.is_terminal()  # record lines, the chance line included
     assert state.scores() == [float(v) for v in record["result"]["scores"].values()]
     assert state.result() == record["result"]
     assert state.scores() == [19.0, 8.0, 2.0]
@@ -690,8 +696,8 @@ def test_hidden_determinize_rewrites_every_deal_consistently() -> None:
     assert checks.canonical(walk.view(ALL)) == checks.canonical(d.view(ALL))
     assert walk.history == d.history
     new_lines = [t for a, t in d.history if a == CHANCE]
-    decks = [s.export_setup()["deck"], *(t.split(" ", 1)[1] for t in true_lines)]
-    new_decks = [d.export_setup()["deck"], *(t.split(" ", 1)[1] for t in new_lines)]
+    decks = [s.export_setup()["deck"], *(t.split(" ", 2)[2] for t in true_lines)]
+    new_decks = [d.export_setup()["deck"], *(t.split(" ", 2)[2] for t in new_lines)]
     for g, (old, new) in enumerate(zip(decks, new_decks, strict=True)):
         lead = s.past[g][0] if g < len(s.past) else s.lead
         mine_old = old.split()[(2 - lead) % 4 : 28 : 4]

@@ -11,17 +11,18 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.markup import escape
 from rich.table import Table
 
 from decklab.engine import records
 from decklab.engine.errors import DecklabError, OptionError, RecordError
 from decklab.engine.info import parse_option_pairs
 from decklab.engine.registry import game_names, get_game
-from decklab.engine.state import ALL, GameState, seat_name
+from decklab.engine.state import GameState, seat_name
 
 app = typer.Typer(
     help="decklab: five homemade card games — play them, replay them, study them.",
-    no_args_is_help=True,
+    invoke_without_command=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
@@ -38,7 +39,7 @@ DealArg = Annotated[
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
-    err.print(f"[red]error:[/red] {message}", highlight=False)
+    err.print(f"[red]error:[/red] {escape(message)}", highlight=False)
     return typer.Exit(code)
 
 
@@ -62,6 +63,27 @@ def _new_state(
         return cls.new(players, parse_option_pairs(options), seed=seed)
     except OptionError as exc:
         raise _fail(str(exc)) from None
+
+
+def _player_specs(players: str | None) -> list[str] | None:
+    """``--players`` as specs, names lower-cased (``HUMAN`` is human); a clear error
+    for an empty entry (``human,``)."""
+    from decklab.bots.registry import split_players
+
+    if players is None:
+        return None
+    try:
+        return split_players(players)
+    except DecklabError as exc:
+        raise _fail(str(exc)) from None
+
+
+@app.callback()
+def _top(ctx: typer.Context) -> None:
+    """Bare ``decklab`` prints the help and exits 0 (it is a question, not an error)."""
+    if ctx.invoked_subcommand is None:
+        print(ctx.get_help())
+        raise typer.Exit(0)
 
 
 @app.command()
@@ -88,14 +110,38 @@ def rules_text(cls: type[GameState]) -> str:
     return (resources.files(package) / "rules.md").read_text(encoding="utf-8")
 
 
+def rulings_text(cls: type[GameState] | None = None) -> str:
+    """docs/rulings.md as shipped in the package; with ``cls``, the cards section and
+    that game's section only (the ids its rules text cites)."""
+    text = (resources.files("decklab") / "rulings.md").read_text(encoding="utf-8")
+    if cls is None:
+        return text
+    sections = text.split("\n## ")
+    keep = [sections[0]] + [
+        s for s in sections[1:] if s.startswith("Cards") or s.startswith(cls.info.title)
+    ]
+    return "\n## ".join(keep)
+
+
+RULINGS_POINTER = (
+    "Rulings cited by id (C3, F7, …) are in docs/rulings.md; "
+    "`decklab rules GAME --rulings` shows them."
+)
+
+
 @app.command()
 def rules(
     game: Annotated[
         str, typer.Argument(help="cabin, corporation, facade, lonely-face or notorious")
     ],
+    rulings: Annotated[
+        bool,
+        typer.Option("--rulings", help="show the game's rulings (docs/rulings.md), by id"),
+    ] = False,
 ) -> None:
     """The rules of GAME in decklab's words, with the rulings applied."""
-    text = rules_text(_game_class(game))
+    cls = _game_class(game)
+    text = rulings_text(cls) if rulings else rules_text(cls) + "\n---\n\n" + RULINGS_POINTER + "\n"
     if console.is_terminal:
         console.print(Markdown(text))
     else:
@@ -116,12 +162,17 @@ def deal(
     """Print a record with the explicit setup of a deal, and no actions."""
     cls = _game_class(game)
     state = _new_state(cls, players, option, _seed(seed, deal_number))
-    record = records.make_record(state)
+    record: dict[str, Any] = records.make_record(state)
     record.pop("result", None)
     text = records.dumps(record)
     if out:
-        out.write_text(text, encoding="utf-8")
-        err.print(f"wrote {out}")
+        from decklab.record_commands import write_new_file
+
+        try:
+            write_new_file(out, text, force=True)
+        except RecordError as exc:
+            raise _fail(str(exc)) from None
+        err.print(f"wrote {escape(str(out))}", highlight=False)
     else:
         print(text, end="")
 
@@ -134,48 +185,21 @@ def replay(
         bool, typer.Option("--legal", help="add the legal actions at the end")
     ] = False,
     upto: Annotated[
-        int | None, typer.Option("--upto", help="apply only the first N action lines")
+        int | None,
+        typer.Option("--upto", help="apply only the first N lines of actions (chance lines count)"),
     ] = None,
+    viewer: Annotated[
+        str,
+        typer.Option("--viewer", help="all (default), a seat such as p2, or spectator"),
+    ] = "all",
+    log: Annotated[
+        bool, typer.Option("--log", help="also show the action lines, as the viewer sees them")
+    ] = False,
 ) -> None:
     """Apply a record and print the resulting state and scores (exit 2 if it is bad)."""
-    try:
-        record = records.load(record_file)
-        state, applied = records.replay(record, limit=upto)
-    except RecordError as exc:
-        if as_json:
-            print(json.dumps({"error": exc.as_json()}))
-        else:
-            err.print(f"[red]error:[/red] {exc}", highlight=False)
-        raise typer.Exit(2) from None
-    result = state.result()
-    out: dict[str, Any] = {
-        "game": state.info.name,
-        "terminal": state.is_terminal(),
-        "scores": result["scores"],
-        "winners": result["winners"],
-        "actions_applied": applied,
-        "to_act": [seat_name(s) for s in state.to_act()],
-    }
-    if legal:
-        out["legal"] = {
-            seat_name(s): [state.action_to_string(s, a) for a in state.legal_actions(s)]
-            for s in state.to_act()
-        }
-    if as_json:
-        print(json.dumps(out))
-        return
-    print(state.render(ALL))
-    print()
-    scores = ", ".join(f"{k}: {v:g}" for k, v in out["scores"].items())
-    print(f"actions applied: {applied}")
-    print(f"scores ({state.info.score_unit}): {scores}")
-    if out["terminal"]:
-        print("winners: " + (", ".join(out["winners"]) or "nobody"))
-    else:
-        print("to act: " + ", ".join(out["to_act"]))
-    if legal:
-        for seat, acts in out["legal"].items():
-            print(f"legal for {seat}: " + ", ".join(acts))
+    from decklab.record_commands import run_replay
+
+    run_replay(record_file, as_json, legal, upto, viewer, log)
 
 
 @app.command()
@@ -218,7 +242,7 @@ def play(
     or output is not a terminal, it plays in line mode. A resumed game is saved
     to a new file unless --overwrite (or --save FILE) says where.
     """
-    specs = [p.strip() for p in players.split(",")] if players else None
+    specs = _player_specs(players)
     chosen_seed = _seed(seed, deal_number)
     if overwrite:
         if record_file is None:
@@ -385,13 +409,14 @@ def _register_lab() -> None:
 
 
 _register_lab()
+__import__("decklab.record_commands", fromlist=["register"]).register(app)
 
 
 def main() -> None:
     try:
         app()
     except DecklabError as exc:  # a last guard: bad input never shows a traceback
-        err.print(f"[red]error:[/red] {exc}", highlight=False)
+        err.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
         sys.exit(2)
 
 

@@ -10,16 +10,26 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from decklab.engine.errors import DecklabError
+# The registry lives in decklab.bots.registry, which imports no agent module
+# (it names them in a lazy table); these names stay importable from here.
+from decklab.bots.registry import (
+    AgentEntry,
+    AgentFactory,
+    AgentSpecError,
+    agent_entries,
+    agent_names,
+    format_spec,
+    is_fair,
+    make_agent,
+    parse_spec,
+    register_agent,
+    with_seed,
+)
 from decklab.engine.state import GameState
-
-
-class AgentSpecError(DecklabError):
-    """An agent spec that names no agent or gives it a bad parameter."""
 
 
 @dataclass(frozen=True)
@@ -134,108 +144,22 @@ def make_rng(seed: int | None) -> random.Random:
     return random.Random(seed)
 
 
-# ------------------------------------------------------------------ registry
-AgentFactory = Callable[[dict[str, str]], Agent]
-
-
-@dataclass(frozen=True)
-class AgentEntry:
-    name: str
-    factory: AgentFactory
-    help: str
-    fair: bool = True
-    params: tuple[Param, ...] = ()
-
-    def line(self) -> str:
-        """The one-line help: what it is, then its parameters."""
-        if not self.params:
-            return self.help
-        return f"{self.help} — " + ", ".join(p.describe() for p in self.params)
-
-
-_AGENTS: dict[str, AgentEntry] = {}
-
-
-def register_agent(
-    name: str,
-    factory: AgentFactory,
-    help_text: str,
-    *,
-    fair: bool = True,
-    params: Sequence[Param] = (),
-) -> None:
-    """Make ``name`` buildable by :func:`make_agent`. ``fair=False``: analysis only."""
-    _AGENTS[name] = AgentEntry(name, factory, help_text, fair, tuple(params))
-
-
-def _ensure_builtins() -> None:
-    # Each module registers itself on import; imported here, not at the top,
-    # because they import this module.
-    import decklab.bots.cheat
-    import decklab.bots.expert
-    import decklab.bots.greedy
-    import decklab.bots.ismcts
-    import decklab.bots.pimc
-    import decklab.bots.random_agent  # noqa: F401
-
-
-def agent_entries() -> list[AgentEntry]:
-    """Every registered agent, fair ones first, for listings."""
-    _ensure_builtins()
-    entries = list(_AGENTS.values())
-    return [e for e in entries if e.fair] + [e for e in entries if not e.fair]
-
-
-def agent_names(include_unfair: bool = True) -> dict[str, str]:
-    """Name → one-line help with parameters. ``include_unfair=False`` leaves out ``cheat``."""
-    return {e.name: e.line() for e in agent_entries() if include_unfair or e.fair}
-
-
-def is_fair(spec: str) -> bool:
-    """Whether the agent a spec names sees only what its seat may see."""
-    _ensure_builtins()
-    name, _ = parse_spec(spec)
-    entry = _AGENTS.get(name)
-    if entry is None:
-        raise AgentSpecError(f"no agent named {name!r} (agents: {', '.join(_AGENTS)})")
-    return entry.fair
-
-
-def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """``"ismcts:iters=2000,c=0.7"`` → ``("ismcts", {"iters": "2000", "c": "0.7"})``."""
-    name, _, rest = spec.strip().partition(":")
-    params: dict[str, str] = {}
-    for part in filter(None, (p.strip() for p in rest.split(","))):
-        key, sep, value = part.partition("=")
-        if not sep or not key.strip():
-            raise AgentSpecError(f"agent parameters are key=value, not {part!r} in {spec!r}")
-        if key.strip().lower() in params:
-            raise AgentSpecError(f"parameter {key.strip()!r} is given twice in {spec!r}")
-        params[key.strip().lower()] = value.strip()
-    if not name.strip():
-        raise AgentSpecError(f"an agent spec starts with the agent's name, not {spec!r}")
-    return name.strip().lower(), params
-
-
-def format_spec(name: str, params: Mapping[str, str]) -> str:
-    """The inverse of :func:`parse_spec`."""
-    if not params:
-        return name
-    return name + ":" + ",".join(f"{k}={v}" for k, v in params.items())
-
-
-def with_seed(spec: str, seed: int) -> str:
-    """``spec`` with ``seed=`` set to ``seed`` (replacing any seed it had)."""
-    name, params = parse_spec(spec)
-    params["seed"] = str(seed)
-    return format_spec(name, params)
-
-
-def make_agent(spec: str) -> Agent:
-    """Build an agent from its spec string, with a clear error for an unknown one."""
-    _ensure_builtins()
-    name, params = parse_spec(spec)
-    if name not in _AGENTS:
-        known = ", ".join(_AGENTS)
-        raise AgentSpecError(f"no agent named {name!r} (agents: {known})")
-    return _AGENTS[name].factory(params)
+__all__ = [
+    "SEED",
+    "Agent",
+    "AgentEntry",
+    "AgentFactory",
+    "AgentSpecError",
+    "Hint",
+    "Param",
+    "agent_entries",
+    "agent_names",
+    "format_spec",
+    "is_fair",
+    "make_agent",
+    "make_rng",
+    "parse_params",
+    "parse_spec",
+    "register_agent",
+    "with_seed",
+]

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from decklab.bots.base import SEED, Agent, parse_params, register_agent
+from decklab.bots.base import SEED, Agent, parse_params
+from decklab.bots.registry import register_agent
 from decklab.bots.search import SEARCH_PARAMS, RolloutPolicy, SearchAgent, Tree, run_budget
 from decklab.engine.state import GameState
 

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from typing import cast
 
-from decklab.bots.base import SEED, Agent, Hint, Param, make_rng, parse_params, register_agent
+from decklab.bots.base import SEED, Agent, Hint, Param, make_rng, parse_params
 from decklab.bots.greedy import GreedyAgent, game_function, game_greedy
 from decklab.bots.ismcts import GUIDED, IsmctsAgent
 from decklab.bots.ismcts import PARAMS as ISMCTS_PARAMS
+from decklab.bots.registry import register_agent
 from decklab.engine.state import GameState
 
 

@@ -25,8 +25,8 @@ from decklab.bots.base import (
     Param,
     make_rng,
     parse_params,
-    register_agent,
 )
+from decklab.bots.registry import register_agent
 from decklab.engine.state import GameState
 
 GreedyFn = Callable[[GameState, int, random.Random], int]

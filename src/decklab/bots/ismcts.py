@@ -21,7 +21,8 @@ import math
 import random
 from typing import Any
 
-from decklab.bots.base import SEED, Agent, Param, parse_params, register_agent
+from decklab.bots.base import SEED, Agent, Param, parse_params
+from decklab.bots.registry import register_agent
 from decklab.bots.search import SEARCH_PARAMS, RolloutPolicy, SearchAgent, Tree, run_budget
 from decklab.engine.state import GameState
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from decklab.bots.base import SEED, Agent, Param, parse_params, register_agent
+from decklab.bots.base import SEED, Agent, Param, parse_params
+from decklab.bots.registry import register_agent
 from decklab.bots.search import (
     SEARCH_PARAMS,
     Budget,

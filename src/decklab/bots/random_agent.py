@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from decklab.bots.base import SEED, Agent, Hint, make_rng, parse_params, register_agent
+from decklab.bots.base import SEED, Agent, Hint, make_rng, parse_params
+from decklab.bots.registry import register_agent
 from decklab.engine.state import GameState
 
 

@@ -6,11 +6,15 @@ state interface, so every option carries its own parser, default and check.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from decklab.engine.errors import OptionError
+from decklab.engine.errors import OptionError, excerpt
+
+_MAX_DIGITS = 18
+"""Whole-number options have at most this many digits (no game needs more)."""
 
 _TRUE = {"1", "true", "yes", "on", "y"}
 _FALSE = {"0", "false", "no", "off", "n"}
@@ -46,7 +50,7 @@ class Option:
 
     def parse(self, raw: Any) -> Any:
         """Turn a command-line string (or a JSON value) into the option's value."""
-        if raw is None or (isinstance(raw, str) and raw.lower() in {"none", "random", ""}):
+        if raw is None or (isinstance(raw, str) and raw.strip().lower() in {"none", "random", ""}):
             if self.nullable:
                 return None
             raise OptionError(f"option {self.name} needs a value")
@@ -58,22 +62,41 @@ class Option:
                 return True
             if text in _FALSE:
                 return False
-            raise OptionError(f"option {self.name} is yes/no, not {raw!r}")
+            raise OptionError(f"option {self.name} is yes/no, not {excerpt(raw)}")
         if self.kind is int:
-            if isinstance(raw, bool):
-                raise OptionError(f"option {self.name} is a whole number, not {raw!r}")
-            try:
-                return int(raw)
-            except (TypeError, ValueError):
-                raise OptionError(f"option {self.name} is a whole number, not {raw!r}") from None
+            return self._parse_int(raw)
         if self.kind == "seat":
-            text = str(raw).strip().lower()
+            text = str(raw).strip().lower() if isinstance(raw, str | int) else ""
             if text.isdigit():
                 text = f"p{text}"
-            if not (text.startswith("p") and text[1:].isdigit()):
-                raise OptionError(f"option {self.name} is a seat such as p1, not {raw!r}")
+            if not (text.startswith("p") and text[1:].isdigit() and len(text) <= 4):
+                raise OptionError(f"option {self.name} is a seat such as p1, not {excerpt(raw)}")
             return text
-        return str(raw)
+        if not isinstance(raw, str):
+            raise OptionError(f"option {self.name} is text, not {excerpt(raw)}")
+        return raw
+
+    def _parse_int(self, raw: Any) -> int:
+        """A whole number: ``3``, ``"3"`` or ``3.0`` — never ``1.5`` cut to 1, nor
+        ``Infinity``, ``NaN``, ``true`` or a number too long to be meant."""
+        bad = OptionError(f"option {self.name} is a whole number, not {excerpt(raw)}")
+        if isinstance(raw, bool):
+            raise bad
+        if isinstance(raw, float):
+            if not math.isfinite(raw) or not raw.is_integer():
+                raise bad
+            raw = int(raw)
+        elif isinstance(raw, str):
+            text = raw.strip()
+            digits = text[1:] if text[:1] in "+-" else text
+            if not digits.isascii() or not digits.isdigit() or len(digits) > _MAX_DIGITS:
+                raise bad
+            raw = int(text)
+        if not isinstance(raw, int):
+            raise bad
+        if abs(raw) >= 10**_MAX_DIGITS:
+            raise OptionError(f"option {self.name} is far too large ({excerpt(raw, 20)})")
+        return raw
 
     def validate(self, value: Any, num_players: int) -> None:
         if value is None:
@@ -121,7 +144,7 @@ class GameInfo:
             if opt.name == name:
                 return opt
         known = ", ".join(o.name for o in self.options) or "none"
-        raise OptionError(f"{self.name} has no option {name!r} (its options: {known})")
+        raise OptionError(f"{self.name} has no option {excerpt(name)!r} (its options: {known})")
 
     def check_players(self, num_players: int) -> None:
         if not self.min_players <= num_players <= self.max_players:
@@ -159,6 +182,6 @@ def parse_option_pairs(pairs: list[str] | None) -> dict[str, str]:
     for pair in pairs or []:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise OptionError(f"options are written key=value, not {pair!r}")
+            raise OptionError(f"options are written key=value, not {excerpt(pair)}")
         out[key.strip()] = value.strip()
     return out

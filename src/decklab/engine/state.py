@@ -17,13 +17,14 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
 from decklab import cards
 from decklab.engine.chance import Rng
 from decklab.engine.errors import ChanceError, IllegalAction
 from decklab.engine.info import GameInfo
+from decklab.engine.shorthand import DeckPiles, expand_setup
 
 CHANCE = -1
 """The actor of a chance outcome in a state's history."""
@@ -112,7 +113,7 @@ class GameState(ABC):
         Raises :class:`SetupError` naming what is wrong with the setup.
         """
         state = cls._blank(num_players, options, seed)
-        state._load_setup(setup)
+        state._load_setup(expand_setup(setup, state.setup_decks()))
         state.initial_setup = state.export_setup()
         return state
 
@@ -159,6 +160,11 @@ class GameState(ABC):
     @abstractmethod
     def _load_setup(self, setup: Mapping[str, Any]) -> None:
         """Set the game up from an explicit setup; raise SetupError if it is not valid."""
+
+    def setup_decks(self) -> Sequence[DeckPiles]:
+        """The decks of this game's setup and the keys each is split between, for the
+        ``...`` shorthand (engine/shorthand.py). Games with a deal override it."""
+        return ()
 
     @abstractmethod
     def export_setup(self) -> dict[str, Any]:

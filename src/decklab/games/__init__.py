@@ -1,9 +1,5 @@
-"""The five games, one folder each, registered by their command-line names."""
+"""The five games, one folder each. Their command-line names are in catalog.py.
 
-from decklab.engine.registry import register
-
-register("facade", "decklab.games.facade.state:FacadeState")
-register("lonely-face", "decklab.games.lonely_face.state:LonelyFaceState")
-register("cabin", "decklab.games.cabin.state:CabinState")
-register("corporation", "decklab.games.corporation.state:CorporationState")
-register("notorious", "decklab.games.notorious.state:NotoriousState")
+This package imports nothing, so that loading one game (or the registry's
+table) loads no other.
+"""

@@ -10,9 +10,10 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
-from decklab.bots.base import agent_entries
+from decklab.bots.base import AgentEntry, Param, agent_entries
 from decklab.engine.errors import DecklabError
 from decklab.engine.info import parse_option_pairs
 from decklab.engine.registry import get_game
@@ -50,13 +51,14 @@ def register(app: typer.Typer) -> None:
     err = Console(stderr=True, soft_wrap=True)
 
     def fail(message: str) -> typer.Exit:
-        err.print(f"[red]error:[/red] {message}", highlight=False)
+        err.print(f"[red]error:[/red] {escape(message)}", highlight=False)
         return typer.Exit(2)
 
     @app.command()
     def bots() -> None:
         """List the agents and their parameters (spec strings such as ismcts:iters=2000)."""
         entries = agent_entries()
+        shared = shared_params(entries)
         for heading, fair in (("agents", True), ("analysis only (not fair opponents)", False)):
             table = Table(title=heading, title_justify="left")
             table.add_column("name", style="bold")
@@ -64,10 +66,21 @@ def register(app: typer.Typer) -> None:
             table.add_column("parameters")
             for e in entries:
                 if e.fair == fair:
-                    params = "\n".join(f"{p.describe()}: {p.help}" for p in e.params)
-                    table.add_row(e.name, e.help, params or "—")
+                    own = [f"{p.describe()}: {p.help}" for p in e.params if id(p) not in shared]
+                    common = [p.name for p in e.params if id(p) in shared]
+                    if common:
+                        own.append("shared: " + ", ".join(common))
+                    table.add_row(e.name, e.help, "\n".join(own) or "—")
             if table.row_count:
                 console.print(table)
+        if shared:
+            table = Table(title="shared parameters (listed once)", title_justify="left")
+            table.add_column("parameter", style="bold")
+            table.add_column("what it does")
+            table.add_column("agents")
+            for param, users in shared.values():
+                table.add_row(param.describe(), param.help, ", ".join(users))
+            console.print(table)
         console.print("examples: " + "  ".join(EXAMPLES), highlight=False)
 
     @app.command()
@@ -115,8 +128,8 @@ def register(app: typer.Typer) -> None:
         from decklab.lab.arena import run_arena
         from decklab.lab.render import render_report
 
-        specs = [s.strip() for s in _split_specs(players)]
         try:
+            specs = check_arena_players(game, _split_specs(players))
             bounds = parse_sprt(sprt) if sprt is not None else None
             report = run_arena(
                 game,
@@ -137,6 +150,49 @@ def register(app: typer.Typer) -> None:
         console.print(render_report(report, get_game(game).info.score_unit))
 
 
+def shared_params(entries: list[AgentEntry]) -> dict[int, tuple[Param, list[str]]]:
+    """Parameters that several agents declare (the same declaration): listed once."""
+    seen: dict[int, tuple[Param, list[str]]] = {}
+    for e in entries:
+        for p in e.params:
+            seen.setdefault(id(p), (p, []))[1].append(e.name)
+    return {k: v for k, v in seen.items() if len(v[1]) > 1}
+
+
+def check_arena_players(game: str, specs: list[str]) -> list[str]:
+    """The arena's ``--players`` checked before anything is built (item 9).
+
+    Agent names are case-insensitive; ``human`` is refused (the arena seats bots
+    only); a list longer than the game allows players is refused, except at a
+    solo game, where several agents each play every deal alone (a comparison).
+    A shorter list is cycled over the seats, as the help says.
+    """
+    from decklab.bots.registry import AgentSpecError, parse_spec
+
+    try:
+        info = get_game(game).info
+    except KeyError as exc:
+        raise DecklabError(str(exc.args[0])) from None
+    if not specs:
+        raise AgentSpecError("--players names no agent (e.g. -p greedy,random)")
+    out = []
+    for spec in specs:
+        name, _ = parse_spec(spec)
+        if name == "human":
+            raise AgentSpecError(
+                "the arena seats bots only: 'human' plays at the table (decklab play); "
+                "see decklab bots for the agents"
+            )
+        _, sep, rest = spec.strip().partition(":")
+        out.append(name + sep + rest)
+    if info.max_players > 1 and len(out) > info.max_players:
+        raise AgentSpecError(
+            f"--players names {len(out)} agents; {info.title} is for "
+            f"{info.players_text()} players (fewer agents are cycled over the seats)"
+        )
+    return out
+
+
 def _split_specs(text: str) -> list[str]:
     """Split ``--players`` at commas that start a new spec, not those between parameters.
 
@@ -144,9 +200,11 @@ def _split_specs(text: str) -> list[str]:
     ``:`` continues the spec before it.
     """
     specs: list[str] = []
-    for part in (p.strip() for p in text.split(",")):
+    for index, part in enumerate(p.strip() for p in text.split(",")):
         if not part:
-            continue
+            raise DecklabError(
+                f"--players has an empty entry at position {index + 1} (a stray comma?)"
+            )
         if specs and "=" in part and ":" not in part:
             specs[-1] += "," + part
         else:

@@ -16,13 +16,14 @@ bottom first, replaced when they grow, so ``clone`` copies only flat lists.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from itertools import pairwise
 from typing import Any
 
 from decklab import cards
 from decklab.engine.errors import SetupError
 from decklab.engine.info import GameInfo, Option
+from decklab.engine.shorthand import DeckPiles
 from decklab.engine.state import ALL, GameState, Viewer, seat_name
 
 INFO = GameInfo(
@@ -197,6 +198,10 @@ class CabinState(GameState):
         self.beach = faces
         self.sea = numbers[12:]
         self._start()
+
+    def setup_decks(self) -> Sequence[DeckPiles]:
+        """One deck split between cabin, beach and sea: ``...`` ends one of them."""
+        return (DeckPiles(tuple(cards.deck()), _SETUP_KEYS),)
 
     def _load_setup(self, setup: Mapping[str, Any]) -> None:
         """An explicit deal: ``cabin``, ``beach`` and ``sea``, each top card first.

@@ -14,12 +14,13 @@ group, ``j`` for the seat's j-th group).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from decklab import cards
 from decklab.engine.errors import SetupError
 from decklab.engine.info import GameInfo, Option
+from decklab.engine.shorthand import DeckPiles
 from decklab.engine.state import ALL, GameState, Viewer, seat_index, seat_name
 from decklab.games.facade.scoring import can_join, group_score, is_possible
 
@@ -206,6 +207,10 @@ class FacadeState(GameState):
             else self.rng.below(self.num_players)
         )
         self._begin(order, first)
+
+    def setup_decks(self) -> Sequence[DeckPiles]:
+        """The draw pile is the whole deck: ``...`` completes it (engine/shorthand.py)."""
+        return (DeckPiles(tuple(self.full_deck()), ("draw_pile",)),)
 
     def _load_setup(self, setup: Mapping[str, Any]) -> None:
         unknown = set(setup) - {"draw_pile", "first_bidder"}

@@ -14,14 +14,15 @@ that the public history rules out.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from itertools import combinations_with_replacement
 from typing import Any
 
 from decklab import cards
 from decklab.engine.chance import Rng
-from decklab.engine.errors import IllegalAction, SetupError
+from decklab.engine.errors import IllegalAction, SetupError, excerpt
 from decklab.engine.info import GameInfo, Option
+from decklab.engine.shorthand import DeckPiles, complete_tokens
 from decklab.engine.state import (
     ALL,
     CHANCE,
@@ -128,10 +129,11 @@ def _fmt_cards(order: list[int]) -> str:
 
 
 def _parse_shuffle(text: str) -> list[int]:
-    """A reshuffled turn deck (L4): all 52 cards, each once, first = top."""
+    """A reshuffled turn deck (L4): all 52 cards, each once, first = top; a final
+    ``...`` stands for the cards not listed, in canonical order (engine/shorthand.py)."""
     try:
-        order = cards.parse_many(text)
-    except cards.CardError as exc:
+        order = cards.parse_many(complete_tokens(text.split(), DECK, "shuffle"))
+    except (SetupError, cards.CardError) as exc:
         raise ValueError(str(exc)) from None
     if len(order) != 52 or set(order) != DECK_SET:
         missing = sorted(DECK_SET - set(order))
@@ -354,6 +356,12 @@ class LonelyFaceState(GameState):
         self._setup = setup
         self._start_turn(first_roll)
 
+    def setup_decks(self) -> Sequence[DeckPiles]:
+        """The main deck (grid, hands, main deck, score piles) and the turn deck are two
+        decks: ``...`` completes a pile of each (engine/shorthand.py)."""
+        main = DeckPiles(tuple(DECK), ("grid", "hands", "main_deck", "piles"))
+        return (main,) if self.die else (main, DeckPiles(tuple(DECK), ("turn_deck",)))
+
     def _load_setup(self, setup: Mapping[str, Any]) -> None:
         n = self.num_players
         allowed = _SETUP_KEYS_DIE if self.die else _SETUP_KEYS_DECK
@@ -376,7 +384,7 @@ class LonelyFaceState(GameState):
                 raise SetupError(f"{cards.to_str(c)} is both in {where[c]} and in {label}")
             where[c] = label
 
-        raw_grid = _card_list(setup["grid"], "grid", allow_empty=True)
+        raw_grid = _card_list(_grid_cells(setup["grid"]), "grid", allow_empty=True)
         if len(raw_grid) != CELLS:
             raise SetupError(f"the grid has 16 cells (reading order), not {len(raw_grid)}")
         for i, c in enumerate(raw_grid):
@@ -1211,6 +1219,24 @@ def _construct_hands(
     for g in groups:
         rng.shuffle(g)
     return {s: [groups[i].pop() for i in combo] for s, combo in zip(others, plan, strict=True)}
+
+
+def _grid_cells(raw: Any) -> Any:
+    """The grid as the flat list of 16 cells: given so, or by cell name
+    (``{"a1": "7H", "c2": "KS"}``, a cell left out is empty, ``--``)."""
+    if not isinstance(raw, Mapping):
+        return raw
+    cells = [_EMPTY_CELL] * CELLS
+    for name, value in raw.items():
+        key = str(name).strip().lower()
+        if key not in CELL_OF:
+            raise SetupError(
+                f"grid: {excerpt(name, 20)!r} is not a cell (cells are a1 … d4: column a–d, row 1–4)"
+            )
+        if not isinstance(value, str):
+            raise SetupError(f'grid: cell {key} holds a card such as "7H", not {excerpt(value)}')
+        cells[CELL_OF[key]] = value
+    return cells
 
 
 def _card_list(raw: Any, label: str, allow_empty: bool = False) -> list[int]:

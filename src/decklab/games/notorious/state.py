@@ -19,13 +19,15 @@ not a copy, so two legal actions never share a string.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from decklab import cards
 from decklab.engine.chance import Rng
-from decklab.engine.errors import IllegalAction, OptionError, SetupError
+from decklab.engine.errors import IllegalAction, OptionError, SetupError, excerpt
 from decklab.engine.info import GameInfo, Option
+from decklab.engine.shorthand import DeckPiles, complete_tokens, is_rest, remaining
 from decklab.engine.state import (
     ALL,
     CHANCE,
@@ -227,13 +229,17 @@ class NotoriousState(GameState):
         self._first_deck = deck
         self._start_game(lead, deck)
 
+    def setup_decks(self) -> Sequence[DeckPiles]:
+        """The first game's deck (or its hands and pack): ``...`` completes it."""
+        return (DeckPiles(tuple(_full_deck(self.num_players)), ("deck", "hands", "pack")),)
+
     def _load_setup(self, setup: Mapping[str, Any]) -> None:
         n = self.num_players
-        unknown = set(setup) - {"lead_off", "deck"}
+        unknown = set(setup) - {"lead_off", "deck", "hands", "pack"}
         if unknown:
             raise SetupError(
-                f"unknown setup key(s) {', '.join(sorted(unknown))}: "
-                "a Notorious setup has 'lead_off' and 'deck'"
+                f"unknown setup key(s) {', '.join(sorted(map(str, unknown)))}: "
+                "a Notorious setup has 'lead_off' and 'deck' (or 'hands' and 'pack')"
             )
         opt = self.options["lead_off"]
         raw_lead = setup.get("lead_off", opt)
@@ -247,6 +253,19 @@ class NotoriousState(GameState):
             raise SetupError(f"setup lead_off: {exc}") from None
         if opt is not None and int(opt[1:]) - 1 != lead:
             raise SetupError(f"setup lead_off {raw_lead} contradicts the option lead_off={opt}")
+        if "hands" in setup or "pack" in setup:
+            if "deck" in setup:
+                raise SetupError(
+                    "give the first deal as 'deck', or as 'hands' and 'pack', not both"
+                )
+            try:
+                deck = self._deal_deck(lead, setup.get("hands"), setup.get("pack", ""))
+            except ValueError as exc:
+                raise SetupError(f"setup: {exc}") from None
+            self._first_lead = lead
+            self._first_deck = deck
+            self._start_game(lead, deck)
+            return
         if "deck" not in setup:
             raise SetupError("the setup needs 'deck': the first game's deck, top card first")
         raw = setup["deck"]
@@ -507,13 +526,104 @@ class NotoriousState(GameState):
             self.actor = -1
             return
         self.game += 1
-        deck = self._chance("shuffle", self._draw_deck, _format_deck, self._parse_deck)
-        self._start_game(dq[0], deck)
+        lead = dq[0]
+        deck = self._chance(
+            "shuffle",
+            self._draw_deck,
+            lambda d: _format_deal(lead, d),
+            lambda text: self._parse_deal(text, lead),
+        )
+        self._start_game(lead, deck)
 
     def _draw_deck(self, rng: Rng) -> list[int]:
         deck = _full_deck(self.num_players)
         rng.shuffle(deck)
         return deck
+
+    def _parse_deal(self, text: str, lead: int) -> list[int]:
+        """A later game's deal as a chance line writes it (docs/notation/notorious.md):
+        ``lead=pN`` (checked: the disqualified seat, N8), then the deck top first, or
+        each seat's hand as ``pN=C,C,…`` then the pack; a final ``...`` completes it."""
+        tokens = text.split()
+        if tokens and tokens[0].lower().startswith("lead="):
+            named = tokens.pop(0)[5:]
+            try:
+                said = seat_index(named, self.num_players)
+            except ValueError as exc:
+                raise ValueError(f"lead={excerpt(named, 12)}: {exc}") from None
+            if said != lead:
+                raise ValueError(
+                    f"the next game's lead-off is {seat_name(lead)} (N8: the disqualified "
+                    f"seat, first from the old lead-off), not {seat_name(said)}"
+                )
+        if any(_HAND_TOKEN.match(t) for t in tokens):
+            hands = {}
+            pack = []
+            for t in tokens:
+                m = _HAND_TOKEN.match(t)
+                if m:
+                    hands[m.group(1)] = m.group(2).replace(",", " ")
+                else:
+                    pack.append(t)
+            return self._deal_deck(lead, hands, " ".join(pack))
+        return self._parse_deck(
+            " ".join(complete_tokens(tokens, _full_deck(self.num_players), "shuffle"))
+        )
+
+    def _deal_deck(self, lead: int, hands: Any, pack: Any) -> list[int]:
+        """The deck (top first) that deals ``hands`` (seat → cards) from ``lead`` one card
+        at a time round the table (N2), followed by ``pack`` (top first; a final
+        ``...`` is every card not placed, in canonical order). Saves computing the
+        interleaving by hand; ValueError naming what is wrong."""
+        n, size = self.num_players, self.hand_size
+        if not isinstance(hands, Mapping):
+            raise ValueError('hands is an object of seat → cards, e.g. {"p1": "7H 2C 9S"}')
+        by_seat: dict[int, list[int]] = {}
+        for name, raw in hands.items():
+            seat = seat_index(str(name), n)
+            tokens = raw.split() if isinstance(raw, str) else raw
+            if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
+                raise ValueError(
+                    f'the hand of {seat_name(seat)} is a string of cards such as "7H 2C"'
+                )
+            hand = [self._card(t) for t in tokens]
+            if len(hand) != size:
+                raise ValueError(
+                    f"{seat_name(seat)}'s hand has {len(hand)} cards; hand_size is {size} (N2)"
+                )
+            by_seat[seat] = hand
+        missing = [seat_name(s) for s in range(n) if s not in by_seat]
+        if missing:
+            raise ValueError(f"no hand given for {', '.join(missing)}")
+        if not isinstance(pack, str | list):
+            raise ValueError("pack is a string of cards, top first")
+        pack_tokens = pack.split() if isinstance(pack, str) else [str(t) for t in pack]
+        placed = [c for h in by_seat.values() for c in h]
+        if pack_tokens and is_rest(pack_tokens[-1]):
+            head = [self._card(t) for t in pack_tokens[:-1]]
+            rest = remaining(_full_deck(n), placed + head)
+            pack_cards = head + rest
+        else:
+            pack_cards = [self._card(t) for t in pack_tokens]
+        deck = [0] * (n * size)
+        for k in range(n):
+            hand = by_seat[(lead + k) % n]
+            for j in range(size):
+                deck[k + n * j] = hand[j]
+        deck += pack_cards
+        problem = _deck_problem(deck, n)
+        if problem:
+            raise ValueError(problem)
+        return deck
+
+    @staticmethod
+    def _card(token: str) -> int:
+        card = _CARD_BY_TEXT.get(str(token).strip().upper().replace("10", "T", 1))
+        if card is None:
+            raise ValueError(
+                f"{excerpt(token, 12)!r} is not a card of a standard deck (e.g. 7H, TS)"
+            )
+        return card
 
     def _parse_deck(self, text: str) -> list[int]:
         deck = []
@@ -813,13 +923,13 @@ class NotoriousState(GameState):
         if self.game == 1:
             d._first_deck = now
         else:
-            d.history[self._game_start - 1] = (CHANCE, "shuffle " + _format_deck(now))
+            d.history[self._game_start - 1] = (CHANCE, "shuffle " + _format_deal(self.lead, now))
             for g in range(self.game - 1):
                 deck, at = self._past_deck(seat, g)
                 if at < 0:
                     d._first_deck = deck
                 else:
-                    d.history[at] = (CHANCE, "shuffle " + _format_deck(deck))
+                    d.history[at] = (CHANCE, "shuffle " + _format_deal(self.past[g][0], deck))
         return d
 
     def _past_deck(self, seat: int, g: int) -> tuple[list[int], int]:
@@ -845,7 +955,7 @@ class NotoriousState(GameState):
         else:
             at = [i for i, (actor, _) in enumerate(self.history) if actor == CHANCE][g - 1]
             source = self.history[at][1]
-            true = [_CARD_BY_TEXT[w] for w in self.history[at][1].split()[1:]]
+            true = [_CARD_BY_TEXT[w] for w in self.history[at][1].split()[1:] if "=" not in w]
         lead, plays, gives = entry[0], entry[1], entry[2]
         n = self.num_players
         size = n * self.hand_size
@@ -901,8 +1011,10 @@ class NotoriousState(GameState):
         if viewer == ALL:
             return text
         if actor == CHANCE:
-            label = text.partition(" ")[0]
-            return f"{label} {cards.HIDDEN}"
+            label, _, body = text.partition(" ")
+            lead = body.split(" ", 1)[0]
+            public = f"{lead} " if lead.startswith("lead=") else ""  # the lead-off is public
+            return f"{label} {public}{cards.HIDDEN}"
         if (
             actor != viewer
             and self.phase == PLAY
@@ -982,6 +1094,15 @@ class NotoriousState(GameState):
         assert totals == self.totals, (totals, self.totals)
 
 
+_HAND_TOKEN = re.compile(r"^(p\d+)=(\S+)$", re.IGNORECASE)
+"""A seat's hand in a deal line: ``p2=7H,2C,9S``."""
+
+
+def _format_deal(lead: int, deck: list[int]) -> str:
+    """A later game's deal as its shuffle line writes it: the lead-off, then the deck."""
+    return f"lead={seat_name(lead)} {_format_deck(deck)}"
+
+
 def _format_deck(deck: list[int]) -> str:
     return " ".join([_TEXT[c] for c in deck])
 
@@ -990,13 +1111,13 @@ def _deck_problem(deck: list[int], n: int) -> str | None:
     """Why ``deck`` is not a permutation of the deck(s) for ``n`` players (N1), or None."""
     size = _deck_size(n)
     copies = _decks(n)
-    if len(deck) != size:
-        return f"{len(deck)} cards, not {size} ({copies} deck(s) of 52 for {n} players, N1)"
     counts = [0] * 64
     for c in deck:
         counts[c] += 1
     extra = [_TEXT[c] for c in range(64) if counts[c] > copies]
     missing = [_TEXT[c] for c in range(64) if _TEXT[c] and counts[c] < copies]
+    if len(deck) != size and not extra:
+        return f"{len(deck)} cards, not {size} ({copies} deck(s) of 52 for {n} players, N1)"
     if extra or missing:
         return (
             f"not {copies} full deck(s): too many {' '.join(extra) or '-'}; "

@@ -1,0 +1,173 @@
+"""Item 13: the package's imports form no circle, and every module imports alone.
+
+The graph counts every ``import`` and ``from … import`` anywhere in a module
+(inside functions too, except under ``if TYPE_CHECKING:``) and every
+``importlib.import_module("literal")``: the registries' lazy tables name
+modules by path in data, which is the one direction allowed.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+PACKAGE = SRC / "decklab"
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _resolve(name: str) -> str | None:
+    """The decklab module an import names (a module, or the package holding a name)."""
+    while name:
+        if name in MODULES:
+            return name
+        name = name.rpartition(".")[0]
+    return None
+
+
+def imports_of(name: str) -> set[str]:
+    path = MODULES[name]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and _is_type_checking(node):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                found.add(alias.name)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")
+                parent = parent[: len(parent) - node.level + 1]
+                base = ".".join(parent + ([base] if base else []))
+            for alias in node.names:
+                found.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base)
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "import_module"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            found.add(node.args[0].value)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
+    out = {_resolve(f) for f in found if f.startswith("decklab")}
+    return {m for m in out if m is not None and m != name}
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import circle of ``graph``, or None (iterative depth-first search)."""
+    colour: dict[str, int] = {}
+    for root in graph:
+        if colour.get(root):
+            continue
+        stack = [(root, iter(sorted(graph[root])))]
+        path = [root]
+        colour[root] = 1
+        while stack:
+            node, children = stack[-1]
+            for child in children:
+                if colour.get(child) == 1:
+                    return [*path[path.index(child) :], child]
+                if not colour.get(child):
+                    colour[child] = 1
+                    path.append(child)
+                    stack.append((child, iter(sorted(graph.get(child, ())))))
+                    break
+            else:
+                colour[node] = 2
+                stack.pop()
+                path.pop()
+    return None
+
+
+def test_item13_find_cycle_finds_a_circle() -> None:
+    """The checker itself: a circle is found, a tree is not."""
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) is None
+
+
+def test_item13_no_import_cycle_in_decklab() -> None:
+    graph = {name: imports_of(name) for name in MODULES}
+    assert find_cycle(graph) is None
+
+
+def test_item13_registries_import_none_of_what_they_register() -> None:
+    """The two registries name their entries by module path in data, and import none."""
+    games = imports_of("decklab.engine.registry")
+    assert not {m for m in games if m.startswith("decklab.games.") and m != "decklab.games.catalog"}
+    assert imports_of("decklab.games.catalog") == set()
+    assert imports_of("decklab.games") == set()
+    bots = imports_of("decklab.bots.registry")
+    assert not {m for m in bots if m.startswith("decklab.bots.")}
+    from decklab.bots.registry import BUILTIN_AGENTS
+    from decklab.games.catalog import GAMES
+
+    for target in [*GAMES.values(), *BUILTIN_AGENTS.values()]:
+        assert target.split(":")[0] in MODULES
+
+
+def test_item13_every_module_imports_alone() -> None:
+    """Each module, imported first in a fresh interpreter, loads (one process for all,
+    a fresh module table for each: cheap, and an import-order bug still shows)."""
+    names = sorted(n for n in MODULES if n != "decklab.__main__")
+    script = (
+        "import importlib, sys\n"
+        "base = set(sys.modules)\n"
+        "bad = []\n"
+        f"for name in {names!r}:\n"
+        "    for m in [m for m in sys.modules if m not in base]:\n"
+        "        del sys.modules[m]\n"
+        "    try:\n"
+        "        importlib.import_module(name)\n"
+        "    except Exception as exc:\n"
+        "        bad.append(f'{name}: {type(exc).__name__}: {exc}')\n"
+        "print('\\n'.join(bad))\n"
+        "sys.exit(1 if bad else 0)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=240
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("name", ["decklab.bots.cheat", "decklab.games.cabin.state"])
+def test_item13_registry_finds_a_module_loaded_first(name: str) -> None:
+    """Importing an agent or a game first, then asking the registry, works."""
+    code = (
+        f"import {name}\n"
+        "from decklab.bots.registry import make_agent\n"
+        "from decklab.engine.registry import get_game\n"
+        "make_agent('cheat:iters=2'); get_game('cabin')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
