@@ -18,7 +18,7 @@ from decklab.engine import records
 from decklab.engine.errors import DecklabError, OptionError, RecordError
 from decklab.engine.info import parse_option_pairs
 from decklab.engine.registry import game_names, get_game
-from decklab.engine.state import GameState, seat_name
+from decklab.engine.state import GameState
 
 app = typer.Typer(
     help="decklab: five homemade card games — play them, replay them, study them.",
@@ -336,7 +336,9 @@ def stats(
                     summary(name)
             except StatsError:
                 moved = solo_stats.move_aside()
-                err.print(f"moved the unreadable statistics file to {moved}", highlight=False)
+                err.print(
+                    f"moved the unreadable statistics file to {escape(str(moved))}", highlight=False
+                )
             else:
                 err.print("the statistics file is readable: nothing moved", highlight=False)
         results = {name: summary(name) for name in names}
@@ -375,7 +377,7 @@ def stats(
                 f"{d.average:.2f}",
             )
         console.print(deals)
-    err.print(f"[dim]kept in {stats_path()}[/dim]", highlight=False)
+    err.print(f"[dim]kept in {escape(str(stats_path()))}[/dim]", highlight=False)
 
 
 def _read_line() -> str | None:
