@@ -25,7 +25,6 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
@@ -50,7 +49,7 @@ class DecklabAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
     ) -> None:
         super().__init__()
         self.table = Table(game, num_players, options)
-        self.metadata = {
+        self.metadata: dict[str, Any] = {
             "render_modes": ["ansi", "human"],
             "name": self.table.name,
             "is_parallelizable": False,
@@ -59,19 +58,10 @@ class DecklabAEC(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
             raise ValueError(f"render_mode is 'ansi' or 'human', not {render_mode!r}")
         self.render_mode = render_mode
         n = self.table.num_players
-        self._render_viewer: Viewer = (
-            None if render_seat is None else seat_index(render_seat, n)
-        )
+        self._render_viewer: Viewer = None if render_seat is None else seat_index(render_seat, n)
         self.possible_agents = list(self.table.agents)
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(
-                    -np.inf, np.inf, (self.table.obs_size,), dtype=np.float32
-                ),
-                "action_mask": spaces.Box(0, 1, (self.table.num_actions,), dtype=np.int8),
-            }
-        )
+        obs_space = self.table.observation_space()
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {
             a: spaces.Discrete(self.table.num_actions) for a in self.possible_agents
@@ -174,7 +164,7 @@ def env(
     wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     wrapped = wrappers.OrderEnforcingWrapper(wrapped)
-    return wrapped  # type: ignore[no-any-return]
+    return wrapped
 
 
 def env_names() -> dict[str, str]:

@@ -23,6 +23,7 @@ from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
+from gymnasium import spaces
 
 from decklab.bots.greedy import game_function
 from decklab.engine.features import Features
@@ -75,6 +76,9 @@ def env_name(game: str) -> str:
 
 
 Obs = npt.NDArray[np.float32]
+OBS_BOUND = 1000.0
+"""Observation values are clipped to ±OBS_BOUND, so the spaces have finite bounds (the
+encodings scale their numbers to about 0…1; only an extreme option reaches the bound)."""
 Mask = npt.NDArray[np.int8]
 
 
@@ -101,6 +105,17 @@ class Table:
         self.obs_size = sum(size for _, _, size, _ in self.layout)
         self.agents = [seat_name(i) for i in range(self.num_players)]
 
+    def observation_space(self) -> spaces.Dict:
+        """``{"observation": Box, "action_mask": Box of int8}``, PettingZoo's classic layout."""
+        return spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    -OBS_BOUND, OBS_BOUND, (self.obs_size,), dtype=np.float32
+                ),
+                "action_mask": spaces.Box(0, 1, (self.num_actions,), dtype=np.int8),
+            }
+        )
+
     @property
     def name(self) -> str:
         """The versioned environment name, e.g. ``lonely_face_v0``."""
@@ -116,7 +131,7 @@ class Table:
             raise AssertionError(
                 f"{self.info.name}'s encoding gave {len(values)} values, not {self.obs_size}"
             )
-        return np.asarray(values, dtype=np.float32)
+        return np.clip(np.asarray(values, dtype=np.float32), -OBS_BOUND, OBS_BOUND)
 
     def legal(self, state: GameState, seat: int) -> dict[int, int]:
         """Action index → engine action, for the seat's legal actions now (empty if none)."""
@@ -133,8 +148,10 @@ class Table:
     def returns(self, state: GameState) -> list[float]:
         """The reward of a finished game: a win shared by k seats is 1/k (solo: the
         game's normalised score, 1 for a perfect game), as search uses."""
-        return [float(u) for u in state.utilities()] if state.is_terminal() else [0.0] * len(
-            self.agents
+        return (
+            [float(u) for u in state.utilities()]
+            if state.is_terminal()
+            else [0.0] * len(self.agents)
         )
 
     def result_info(self, state: GameState) -> dict[str, Any]:

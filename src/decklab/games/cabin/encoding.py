@@ -46,7 +46,9 @@ def encode(view: Mapping[str, Any], num_players: int, options: Mapping[str, Any]
     f.one_hot("phase", _PHASES.index(view["phase"]), len(_PHASES), "sea, place, take, over")
     f.counts("card", [view["card"]], slots, "the card in hand (revealed or taken)")
     from_ = view["card_from"]
-    f.one_hot("card_from", None if from_ is None else _SOURCES.index(from_), 4, "sea cabin beach deep")
+    f.one_hot(
+        "card_from", None if from_ is None else _SOURCES.index(from_), 4, "sea cabin beach deep"
+    )
     f.number("stacks_allowed", view["stacks_allowed"], _STACKS)
     f.number("beach_dump", 1.0 if view["beach_dump"] else 0.0)
     for i in range(_STACKS):

@@ -85,9 +85,7 @@ def encode(view: Mapping[str, Any], num_players: int, options: Mapping[str, Any]
         f.add(f"my_bid[{_BID_RANKS[k]}]", mine[k], "where my bid card lies (one-hot over D)")
     for r in range(num_players):
         f.add(f"bids[{r}]", per_seat[r], "face-down bid cards of seat r on each card")
-    f.numbers(
-        "bid_cards_left", [view["bid_cards_left"][name] for name in order], 4, "/ 4, by seat"
-    )
+    f.numbers("bid_cards_left", [view["bid_cards_left"][name] for name in order], 4, "/ 4, by seat")
     taken: list[list[str]] = [[] for _ in range(num_players)]
     for t in view["last_reveal"]["taken"]:
         taken[order.index(t["by"])].append(t["card"])

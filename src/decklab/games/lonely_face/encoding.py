@@ -57,7 +57,7 @@ def action_index(num_players: int, options: Mapping[str, Any], action: int) -> i
 def max_game_length(num_players: int, options: Mapping[str, Any]) -> int:
     """At most 26 pairs are taken, and between two of them at most ``stall_rounds × n``
     turns (L9); a turn is at most two decisions (a move, then which new pair)."""
-    return 2 * 27 * (options["stall_rounds"] * num_players + 1)
+    return 2 * 27 * (int(options["stall_rounds"]) * num_players + 1)
 
 
 def encode(view: Mapping[str, Any], num_players: int, options: Mapping[str, Any]) -> Features:
@@ -82,9 +82,7 @@ def encode(view: Mapping[str, Any], num_players: int, options: Mapping[str, Any]
     for r, name in enumerate(order):
         hand = view["hands"][name]
         f.counts(f"hand[{r}]", hand, slots, "hand cards of seat r that the viewer knows")
-        f.number(
-            f"hand_hidden[{r}]", sum(1 for c in hand if c == cards.HIDDEN), 4, "unknown cards"
-        )
+        f.number(f"hand_hidden[{r}]", sum(1 for c in hand if c == cards.HIDDEN), 4, "unknown cards")
         f.counts(f"pile[{r}]", view["piles"][name], slots, "cards in seat r's pair pile")
     f.numbers("points", [view["points"][name] for name in order], 20, "/ 20, by seat")
     f.numbers("pairs", [view["pairs"][name] for name in order], 13, "/ 13, by seat")
