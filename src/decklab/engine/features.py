@@ -42,7 +42,7 @@ class Features:
             if not 0 <= index < size:
                 raise ValueError(f"{name}: index {index} is outside 0…{size - 1}")
             block[index] = 1.0
-        self.add(name, block, meaning)
+        self.add(name, block, meaning or "one-hot")
 
     def counts(
         self, name: str, items: Iterable[Any], slots: Mapping[Any, int], meaning: str = ""
@@ -54,16 +54,20 @@ class Features:
             i = slots.get(item)
             if i is not None:
                 block[i] += 1.0
-        self.add(name, block, meaning)
+        self.add(name, block, meaning or "count per card (slot order)")
 
     def number(self, name: str, value: float | None, scale: float = 1.0, meaning: str = "") -> None:
         """One value divided by ``scale`` (so most values fall in 0…1); ``None`` is 0."""
-        self.add(name, [0.0 if value is None else float(value) / scale], meaning)
+        self.add(name, [0.0 if value is None else float(value) / scale], meaning or f"/ {scale:g}")
 
     def numbers(
         self, name: str, values: Sequence[float | None], scale: float = 1.0, meaning: str = ""
     ) -> None:
-        self.add(name, [0.0 if v is None else float(v) / scale for v in values], meaning)
+        self.add(
+            name,
+            [0.0 if v is None else float(v) / scale for v in values],
+            meaning or f"/ {scale:g}, by seat",
+        )
 
     def layout(self) -> list[tuple[str, int, int, str]]:
         """(name, start, size, meaning) of every block: the documented layout."""
