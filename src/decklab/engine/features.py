@@ -18,56 +18,80 @@ from decklab import cards
 
 
 class Features:
-    """A flat list of floats and the named blocks it is made of."""
+    """A vector of floats kept sparse (most of an encoding is zeros), and its named blocks."""
 
-    __slots__ = ("blocks", "values")
+    __slots__ = ("blocks", "indices", "size", "weights")
 
     def __init__(self) -> None:
-        self.values: list[float] = []
+        self.size = 0
+        self.indices: list[int] = []
+        self.weights: list[float] = []
+        """The non-zero entries: ``values[indices[k]] += weights[k]`` (repeats add up)."""
         self.blocks: list[tuple[str, int, str]] = []
         """(name, size, meaning) of every block, in order."""
 
     def __len__(self) -> int:
-        return len(self.values)
+        return self.size
+
+    @property
+    def values(self) -> list[float]:
+        """The whole vector as a list (the adapters build arrays from the sparse form)."""
+        out = [0.0] * self.size
+        for i, w in zip(self.indices, self.weights, strict=True):
+            out[i] += w
+        return out
+
+    def _block(self, name: str, size: int, meaning: str) -> int:
+        start = self.size
+        self.blocks.append((name, size, meaning))
+        self.size = start + size
+        return start
 
     def add(self, name: str, values: Sequence[float], meaning: str = "") -> None:
         """Append a block of raw values."""
-        self.values.extend(float(v) for v in values)
-        self.blocks.append((name, len(values), meaning))
+        start = self._block(name, len(values), meaning)
+        for k, v in enumerate(values):
+            if v:
+                self.indices.append(start + k)
+                self.weights.append(float(v))
 
     def one_hot(self, name: str, index: int | None, size: int, meaning: str = "") -> None:
         """``size`` zeros with a one at ``index`` (none for ``None``)."""
-        block = [0.0] * size
+        start = self._block(name, size, meaning or "one-hot")
         if index is not None:
             if not 0 <= index < size:
                 raise ValueError(f"{name}: index {index} is outside 0…{size - 1}")
-            block[index] = 1.0
-        self.add(name, block, meaning or "one-hot")
+            self.indices.append(start + index)
+            self.weights.append(1.0)
 
     def counts(
         self, name: str, items: Iterable[Any], slots: Mapping[Any, int], meaning: str = ""
     ) -> None:
         """How many times each slot's item occurs among ``items`` (unknown items are skipped:
         a hidden card ``??`` has no slot)."""
-        block = [0.0] * len(set(slots.values()))
+        size = len(set(slots.values()))
+        start = self._block(name, size, meaning or "count per card (slot order)")
         for item in items:
             i = slots.get(item)
             if i is not None:
-                block[i] += 1.0
-        self.add(name, block, meaning or "count per card (slot order)")
+                self.indices.append(start + i)
+                self.weights.append(1.0)
 
     def number(self, name: str, value: float | None, scale: float = 1.0, meaning: str = "") -> None:
         """One value divided by ``scale`` (so most values fall in 0…1); ``None`` is 0."""
-        self.add(name, [0.0 if value is None else float(value) / scale], meaning or f"/ {scale:g}")
+        start = self._block(name, 1, meaning or f"/ {scale:g}")
+        if value:
+            self.indices.append(start)
+            self.weights.append(float(value) / scale)
 
     def numbers(
         self, name: str, values: Sequence[float | None], scale: float = 1.0, meaning: str = ""
     ) -> None:
-        self.add(
-            name,
-            [0.0 if v is None else float(v) / scale for v in values],
-            meaning or f"/ {scale:g}, by seat",
-        )
+        start = self._block(name, len(values), meaning or f"/ {scale:g}, by seat")
+        for k, v in enumerate(values):
+            if v:
+                self.indices.append(start + k)
+                self.weights.append(float(v) / scale)
 
     def layout(self) -> list[tuple[str, int, int, str]]:
         """(name, start, size, meaning) of every block: the documented layout."""

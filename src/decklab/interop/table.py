@@ -126,12 +126,13 @@ class Table:
 
     def observation(self, state: GameState, seat: int) -> Obs:
         """The seat's observation vector, from ``state.view(seat)`` and nothing else."""
-        values = self.hooks.encode(state.view(seat), self.num_players, self.options).values
-        if len(values) != self.obs_size:
+        f = self.hooks.encode(state.view(seat), self.num_players, self.options)
+        if f.size != self.obs_size:
             raise AssertionError(
-                f"{self.info.name}'s encoding gave {len(values)} values, not {self.obs_size}"
+                f"{self.info.name}'s encoding gave {f.size} values, not {self.obs_size}"
             )
-        return np.clip(np.asarray(values, dtype=np.float32), -OBS_BOUND, OBS_BOUND)
+        dense = np.bincount(f.indices, f.weights, minlength=self.obs_size)
+        return np.clip(dense, -OBS_BOUND, OBS_BOUND).astype(np.float32)
 
     def legal(self, state: GameState, seat: int) -> dict[int, int]:
         """Action index → engine action, for the seat's legal actions now (empty if none)."""

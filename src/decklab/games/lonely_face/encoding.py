@@ -67,13 +67,11 @@ def encode(view: Mapping[str, Any], num_players: int, options: Mapping[str, Any]
     f.one_hot("phase", ("play", "choose", "over").index(view["phase"]), 3)
     f.one_hot("turn_suit", _SUITS.index(view["turn_suit"]), 4, "S H D C")
     f.counts("turn_card", [view.get("turn_card")], slots, "the turned card (none with the die)")
-    grid = [[0.0] * len(slots) for _ in range(CELLS)]
-    for r, row in enumerate(view["grid"]):
-        for k, text in enumerate(row):
-            if text in slots:
-                grid[r * 4 + k][slots[text]] = 1.0
-    for cell in range(CELLS):
-        f.add(f"grid[{cell}]", grid[cell], "the card in cell a1…d4 (one-hot, none if empty)")
+    cell = 0
+    for row in view["grid"]:
+        for text in row:
+            f.counts(f"grid[{cell}]", [text], slots, "the card in cell a1…d4 (none if empty)")
+            cell += 1
     pairs = [0.0] * NUM_EDGES
     for text in view.get("new_pairs", []):
         x, y = (CELL_OF[w] for w in text.split())
