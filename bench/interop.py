@@ -131,7 +131,7 @@ def play_match_game(sgame: Any, seat_of_decklab: int, move_time: float, seed: in
         player = state.current_player()
         if player == seat_of_decklab:
             action = ours.choose(state.dstate, player)
-            state.apply_action(table.hooks.action_index(table.num_players, table.options, action))
+            state.apply_action(table.index_of(action))
         else:
             state.apply_action(theirs.step(state))
     return float(state.returns()[seat_of_decklab])

@@ -153,8 +153,7 @@ def evaluate_agent(spec: str, deals: int, progress: Progress) -> list[float]:
         done = False
         while not done:
             action = agent.choose(env.state, 0)
-            index = table.hooks.action_index(1, table.options, action)
-            _, _, done, _, info = env.step(index)
+            _, _, done, _, info = env.step(table.index_of(action))
         out.append(squid_points_of(env, info))
         progress.advance(task)
     return out

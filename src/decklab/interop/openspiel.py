@@ -215,9 +215,8 @@ class DecklabObserver:
         text = json.dumps(dstate.view(viewer), sort_keys=True, separators=(",", ":"))
         if not self.perfect_recall or viewer is None or viewer == ALL:
             return text
-        index = self.table.hooks.action_index
-        n, opts = self.table.num_players, self.table.options
-        mine = [str(index(n, opts, a)) for actor, a in dstate.history if actor == player]
+        index = self.table.index_of
+        mine = [str(index(a)) for actor, a in dstate.history if actor == player]
         return f"{seat_name(player)} mine:{' '.join(mine)} view:{text}"
 
 

@@ -104,6 +104,7 @@ class Table:
         self.layout = self.hooks.encode(sample.view(0), self.num_players, self.options).layout()
         self.obs_size = sum(size for _, _, size, _ in self.layout)
         self.agents = [seat_name(i) for i in range(self.num_players)]
+        self._index_of: dict[int, int] = {}
 
     def observation_space(self) -> spaces.Dict:
         """``{"observation": Box, "action_mask": Box of int8}``, PettingZoo's classic layout."""
@@ -136,9 +137,23 @@ class Table:
 
     def legal(self, state: GameState, seat: int) -> dict[int, int]:
         """Action index → engine action, for the seat's legal actions now (empty if none)."""
-        index = self.hooks.action_index
-        n, opts = self.num_players, self.options
-        return {index(n, opts, a): a for a in state.legal_actions(seat)}
+        cache = self._index_of
+        out = {}
+        for a in state.legal_actions(seat):
+            i = cache.get(a)
+            if i is None:
+                i = cache[a] = self.hooks.action_index(self.num_players, self.options, a)
+            out[i] = a
+        return out
+
+    def index_of(self, action: int) -> int:
+        """The index of an engine action (the numbering depends on the action alone)."""
+        i = self._index_of.get(action)
+        if i is None:
+            i = self._index_of[action] = self.hooks.action_index(
+                self.num_players, self.options, action
+            )
+        return i
 
     def mask(self, legal: Mapping[int, int]) -> Mask:
         out = np.zeros(self.num_actions, dtype=np.int8)
