@@ -152,3 +152,17 @@ def test_ismcts_bot_plays_a_full_game(game: str) -> None:
         state.apply_action(action)
     assert state.dstate.is_terminal()
     assert state.returns() == pytest.approx(state.dstate.utilities())
+
+
+@pytest.mark.parametrize("game", SEQUENTIAL)
+def test_the_seed_parameter_makes_deals_reproducible(game: str) -> None:
+    name = openspiel.short_name(game)
+    a, b = pyspiel.load_game(name, {"seed": 5}), pyspiel.load_game(name, {"seed": 5})
+    for _ in range(2):
+        sa, sb = a.new_initial_state(), b.new_initial_state()
+        assert sa.dstate.view(ALL) == sb.dstate.view(ALL)
+    # resampling for search does not shift the sequence of deals
+    s = a.new_initial_state()  # the third deal of each
+    b.new_initial_state()
+    s.resample_from_infostate(s.current_player(), pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert a.new_initial_state().dstate.view(ALL) == b.new_initial_state().dstate.view(ALL)

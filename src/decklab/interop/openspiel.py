@@ -85,6 +85,8 @@ class DecklabSpielGame(pyspiel.Game):  # type: ignore[misc]
         self.table = Table(game, players, options)
         seed = int(params.get("seed", -1))
         self._deals = random.Random(None if seed < 0 else seed)
+        self.samples = random.Random(None if seed < 0 else seed + 1)
+        """Seeds for ``determinize`` (apart from the deals, so search does not shift them)."""
         multi = players > 1
         game_info = pyspiel.GameInfo(
             num_distinct_actions=self.table.num_actions,
@@ -172,7 +174,7 @@ class DecklabSpielState(pyspiel.State):  # type: ignore[misc]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
         """A state the seat cannot tell from this one: decklab's ``determinize``."""
-        rng = random.Random(self.get_game()._deals.getrandbits(63))
+        rng = random.Random(self.get_game().samples.getrandbits(63))
         return DecklabSpielState(self.get_game(), self.dstate.determinize(player_id, rng))
 
     def clone(self) -> Any:

@@ -16,7 +16,7 @@ module, the way ``greedy.py`` is found, so no game is named here) with:
 
 from __future__ import annotations
 
-import random
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
@@ -59,7 +59,7 @@ def hooks_for(cls: type[GameState]) -> Hooks:
             f"{cls.info.title} has no encoding hook for {', '.join(missing)} "
             "(its folder needs an encoding.py, see docs/interop.md)"
         )
-    module = __import__(cast(Callable[..., object], found["encode"]).__module__, fromlist=["_"])
+    module = importlib.import_module(cast(Callable[..., object], found["encode"]).__module__)
     return Hooks(
         encode=cast(EncodeFn, found["encode"]),
         action_space_size=cast(SizeFn, found["action_space_size"]),
@@ -174,7 +174,3 @@ class Table:
         """What ``infos`` carry at the end: the game's own scores and winners."""
         result = state.result()
         return {"scores": result["scores"], "winners": result["winners"]}
-
-
-def deal_seed(rng: random.Random) -> int:
-    return rng.getrandbits(63)
