@@ -57,7 +57,13 @@ def _section(game: str) -> str:
 
 def build() -> str:
     parts = [(DOCS / "interop.head.md").read_text(encoding="utf-8").rstrip() + "\n"]
-    parts.append("## The games' encodings\n")
+    parts.append(
+        "## The games' encodings\n\n"
+        "Printed from each game's `encoding.py` by `python docs/build_interop.py`. Card blocks"
+        " count each card at its *slot*, its place in the sorted deck of the game: A♠ … K♠,"
+        " A♥ … K♥, A♦ …, A♣ … (suit-major, S H D C; Façade's draw pile is 2–10 only, stars"
+        " last). Numbers are divided by the scale shown, so most lie in 0 … 1.\n"
+    )
     parts += [_section(game) for game in game_names()]
     return "\n".join(parts)
 
