@@ -19,7 +19,7 @@ from decklab.interop.table import Table, hooks_for
 def test_core_does_not_import_the_rl_libraries() -> None:
     """decklab[rl] is optional: the core (engine, games, bots, lab, CLI) runs without it."""
     code = (
-        "import sys, decklab.cli, decklab.engine.records, decklab.bots, decklab.lab.arena\n"
+        "import sys, decklab.cli, decklab.engine.records, decklab.bots\n"
         "from decklab.engine.registry import game_names, get_game\n"
         "[get_game(g) for g in game_names()]\n"
         "bad = [m for m in ('pettingzoo', 'gymnasium', 'pyspiel', 'open_spiel') if m in sys.modules]\n"

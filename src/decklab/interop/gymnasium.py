@@ -1,7 +1,7 @@
 """Gymnasium environments for the games one person can play alone.
 
 Every registered game whose player range allows one seat is registered at import as
-``decklab/<game>-v<N>`` (``gymnasium.make("decklab/cabin-v0")``). The observation is
+``decklab/<game>-v<N>`` (``gymnasium.make("decklab/<game>-v0")``). The observation is
 the dict ``{"observation", "action_mask"}`` of the PettingZoo environments, and the
 mask is also in ``info["action_mask"]``. The reward is 0 until the end, then the
 game's normalised score (1 for a perfect game); ``info`` then carries the game's own

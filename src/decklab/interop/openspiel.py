@@ -1,7 +1,7 @@
 """OpenSpiel games for every registered decklab game: ``python_decklab_<game>``.
 
 Importing this module registers them with ``pyspiel``; load one with
-``pyspiel.load_game("python_decklab_facade", {"players": 3})``. Parameters:
+``pyspiel.load_game("python_decklab_<game>", {"players": 3})``. Parameters:
 ``players`` (the game's default), ``seed`` (-1: fresh randomness; otherwise the
 sequence of deals is reproducible) and ``options`` (decklab options as
 ``"key=value key=value"``).

@@ -1,4 +1,4 @@
-"""PettingZoo AEC environments for every registered game (``facade_v0``, …).
+"""PettingZoo AEC environments for every registered game (``<game>_v0``).
 
 The conventions are those of PettingZoo's classic environments:
 
@@ -177,7 +177,7 @@ def env_names() -> dict[str, str]:
 
 
 def make(name: str, **kwargs: Any) -> AECEnv[str, ObsDict, int]:
-    """The environment by its versioned name (``facade_v0``) or its game name."""
+    """The environment by its versioned name (``<game>_v0``) or its game name."""
     names = env_names()
     if name in names:
         return env(names[name], **kwargs)

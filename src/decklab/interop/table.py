@@ -71,7 +71,7 @@ def hooks_for(cls: type[GameState]) -> Hooks:
 
 
 def env_name(game: str) -> str:
-    """``lonely-face`` → ``lonely_face``: the registry name as a Python identifier."""
+    """``two-words`` → ``two_words``: the registry name as a Python identifier."""
     return game.replace("-", "_")
 
 
@@ -119,7 +119,7 @@ class Table:
 
     @property
     def name(self) -> str:
-        """The versioned environment name, e.g. ``lonely_face_v0``."""
+        """The versioned environment name, ``<game>_v<N>``."""
         return f"{env_name(self.info.name)}_v{self.version}"
 
     def new_state(self, seed: int | None) -> GameState:
