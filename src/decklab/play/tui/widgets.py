@@ -19,7 +19,8 @@ from textual.message import Message
 from textual.widget import Widget
 
 from decklab.engine.layout import Table
-from decklab.play.tui.draw import Drawing, draw_table
+from decklab.play.tui.draw import Drawing
+from decklab.play.tui.fit import Fit, Style, draw
 
 
 class Picked(Message):
@@ -66,7 +67,8 @@ class TableCanvas(Widget):
 
 
 class TableView(VerticalScroll):
-    """The whole table, scrolled when it is taller than the screen. :meth:`show` draws it."""
+    """The whole table, scrolled when it is taller than the screen. :meth:`show` draws it,
+    boxed or one line per card as the screen's :class:`~decklab.play.tui.fit.Fit` says."""
 
     DEFAULT_CSS = """
     TableView { padding: 0 1; }
@@ -78,6 +80,8 @@ class TableView(VerticalScroll):
         self.playable: set[str] = set()
         self.selected: set[str] = set()
         self.canvas = TableCanvas()
+        self.style: Style = "full"
+        self.fit: Fit | None = None
         self._width = 0
 
     def compose(self) -> ComposeResult:
@@ -87,19 +91,35 @@ class TableView(VerticalScroll):
     def drawing(self) -> Drawing:
         return self.canvas.drawing
 
-    def show(self, table: Table, playable: set[str], selected: set[str]) -> None:
+    def show(
+        self, table: Table, playable: set[str], selected: set[str], fit: Fit | None = None
+    ) -> None:
+        """Draw ``table``; ``fit`` (the screen's choice) gives the style, and its drawing
+        is used as it is when it was made for this view's width."""
         self.table, self.playable, self.selected = table, set(playable), set(selected)
+        self.fit = fit
+        if fit is not None:
+            self.style = fit.style
         self._redraw()
 
     def _available(self) -> int:
-        width = self.scrollable_content_region.width or max(40, self.app.size.width - 46)
-        return max(30, width - 1)
+        width = self.scrollable_content_region.width
+        if not width:
+            return (
+                self.fit.room.width if self.fit is not None else max(30, self.app.size.width - 46)
+            )
+        return max(20, width - 1)
 
     def _redraw(self) -> None:
         if self.table is None:
             return
         self._width = self._available()
-        self.canvas.set_drawing(draw_table(self.table, self._width, self.playable, self.selected))
+        fit = self.fit
+        if fit is not None and fit.room.width == self._width:
+            drawing = fit.drawing
+        else:
+            drawing = draw(self.table, self.style, self._width, self.playable, self.selected)
+        self.canvas.set_drawing(drawing)
         self.call_after_refresh(self.keep_playable_in_view)
 
     def playable_rows(self) -> tuple[int, int] | None:
