@@ -22,6 +22,7 @@ import pytest
 from rich.color import ColorSystem
 from rich.console import Console
 from rich.style import Style
+from textual.pilot import Pilot
 from textual.widgets import OptionList
 
 from decklab.bots import make_agent
@@ -102,6 +103,20 @@ def chips_in(text: str) -> tuple[Counter[str], int]:
     return faces, backs
 
 
+async def repainted(pilot: Pilot[Any]) -> None:
+    """Wait until the screen shows the table as last drawn (a resize repaints later)."""
+    app = pilot.app
+    assert isinstance(app, PlayApp)
+    for _ in range(200):
+        await pilot.pause(0.01)
+        view = app.game_screen.query_one(TableView)
+        box = view.content_region
+        first = view.drawing.text().plain.splitlines()[0].rstrip()
+        lines = screen_lines(app)
+        if box.y < len(lines) and lines[box.y][box.x : box.x + box.width].rstrip() == first:
+            return
+
+
 def check_all_in_sight(app: PlayApp) -> None:
     screen = app.game_screen
     view = screen.query_one(TableView)
@@ -119,7 +134,7 @@ def check_all_in_sight(app: PlayApp) -> None:
     for b in drawing.zones:
         text = "\n".join(line[b.x0 : b.x1] for line in shown[b.y0 : b.y1])
         title = b.zone.title
-        assert not title or title[:10] in text, (title, text)
+        assert not title or title[:10] in text, (title, text, b, "\n".join(shown))
         faces, backs = chips_in(text)
         cards = list(b.zone.cards[:1] if b.zone.spread == "stack" else b.zone.cards)
         wanted = Counter(chip_face(c) for c in cards if c.known)
@@ -187,6 +202,28 @@ def test_item7_80x24_clicking_a_one_line_card_narrows_the_actions(tmp_path: Path
             ids = [listing.get_option_at_index(i).id for i in range(listing.option_count)]
             narrowed = [str(a) for a, t in legal if key in t.split()]
             assert ids == narrowed and len(ids) < len(legal)
+
+    asyncio.run(body())
+
+
+def test_item7_resizing_redraws_to_fit_and_back_to_boxed_cards(tmp_path: Path) -> None:
+    async def body() -> None:
+        app = PlayApp(scene("lonely-face", 4, 8, tmp_path), rules=rules_text, pace=0)
+        async with app.run_test(size=(160, 64)) as pilot:
+            for _ in range(2000):
+                await pilot.pause(0.005)
+                if app.game_screen.asking is not None:
+                    break
+            await pilot.pause()
+            view = app.game_screen.query_one(TableView)
+            assert view.style == "full" and not app.game_screen.has_class("-below")
+            await pilot.resize_terminal(*SMALL)
+            await repainted(pilot)
+            assert view.style != "full"
+            check_all_in_sight(app)
+            await pilot.resize_terminal(160, 64)
+            await pilot.pause()
+            assert view.style == "full"  # a new size starts again from the boxed cards
 
     asyncio.run(body())
 

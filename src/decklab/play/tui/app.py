@@ -165,7 +165,7 @@ class GameScreen(Screen[None]):
         drawn to fit (see :mod:`decklab.play.tui.fit`)."""
         self._size_classes(event.size.width, event.size.height)
         if self.is_mounted:
-            self.refresh_view()
+            self.call_after_refresh(self.refresh_view)
 
     def _size_classes(self, width: int, height: int) -> None:
         self.set_class(fit.narrow(width), "-narrow")

@@ -42,6 +42,8 @@ PANEL_BELOW = 7
 """Rows the panel keeps when it lies under the table: six actions and a line."""
 TABLE_PADDING = 2
 """The table view's left and right padding."""
+SCROLLBAR = 2
+"""The width of the table's scroll bar, there only when the table does not fit."""
 
 
 @dataclass(frozen=True)
@@ -141,11 +143,14 @@ def choose(
             return fit
         if best is None or _hidden(fit) <= _hidden(best):
             best = fit
-    if best is None:  # a tiny screen: draw densely beside the panel and let it scroll
-        where = room(width, height, below=False)
-        drawing = draw(table, "dense", max(20, where.width), playable, selected)
-        best = Fit("dense", False, where, drawing, ORDER.index(("dense", False)))
-    return best
+    if best is None:  # a tiny screen: densely, beside the panel
+        rank = ORDER.index(("dense", False))
+        best = Fit("dense", False, room(width, height, below=False), Drawing(), rank)
+    # It scrolls: draw it again beside the scroll bar.
+    where = best.room
+    where = Room(max(20, where.width - SCROLLBAR), where.height, where.below)
+    drawing = draw(table, best.style, where.width, playable, selected)
+    return Fit(best.style, best.below, where, drawing, best.rank)
 
 
 def _hidden(fit: Fit) -> int:

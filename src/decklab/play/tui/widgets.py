@@ -19,6 +19,7 @@ from textual.message import Message
 from textual.widget import Widget
 
 from decklab.engine.layout import Table
+from decklab.play.tui import fit as fit_module
 from decklab.play.tui.draw import Drawing
 from decklab.play.tui.fit import Fit, Style, draw
 
@@ -94,31 +95,36 @@ class TableView(VerticalScroll):
     def show(
         self, table: Table, playable: set[str], selected: set[str], fit: Fit | None = None
     ) -> None:
-        """Draw ``table``; ``fit`` (the screen's choice) gives the style, and its drawing
-        is used as it is when it was made for this view's width."""
+        """Draw ``table``; ``fit`` (the screen's choice) gives the style and a drawing
+        made for the width this view is about to have."""
         self.table, self.playable, self.selected = table, set(playable), set(selected)
         self.fit = fit
         if fit is not None:
             self.style = fit.style
-        self._redraw()
+            self._width = fit.room.width
+            self._set(fit.drawing)
+        else:
+            self._redraw()
 
     def _available(self) -> int:
-        width = self.scrollable_content_region.width
+        """The columns to draw in: the view's, less one, and less the scroll bar when
+        the table is known not to fit (a scroll bar that comes and goes with the
+        drawing's height must not change the width it is drawn at)."""
+        width = self.content_region.width
         if not width:
-            return (
-                self.fit.room.width if self.fit is not None else max(30, self.app.size.width - 46)
-            )
+            return self._width or max(30, self.app.size.width - 46)
+        if self.fit is not None and not self.fit.fits:
+            width -= fit_module.SCROLLBAR
         return max(20, width - 1)
 
     def _redraw(self) -> None:
+        """Draw again at the width this view has now."""
         if self.table is None:
             return
         self._width = self._available()
-        fit = self.fit
-        if fit is not None and fit.room.width == self._width:
-            drawing = fit.drawing
-        else:
-            drawing = draw(self.table, self.style, self._width, self.playable, self.selected)
+        self._set(draw(self.table, self.style, self._width, self.playable, self.selected))
+
+    def _set(self, drawing: Drawing) -> None:
         self.canvas.set_drawing(drawing)
         self.call_after_refresh(self.keep_playable_in_view)
 
@@ -152,5 +158,10 @@ class TableView(VerticalScroll):
         )
 
     def on_resize(self, event: events.Resize) -> None:
+        # After the layout pass that resized this view: a size change asked for in the
+        # middle of one is lost, and the canvas would keep its old height.
+        self.call_after_refresh(self._fit_width)
+
+    def _fit_width(self) -> None:
         if self.table is not None and self._available() != self._width:
             self._redraw()
