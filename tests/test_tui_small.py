@@ -124,6 +124,8 @@ def check_all_in_sight(app: PlayApp) -> None:
     assert table is not None
     drawing = view.drawing
     box = view.content_region
+    # The screen's plan matched the real layout: the table was drawn once, for this width.
+    assert view.fit is not None and view.drawing is view.fit.drawing
     # The table is not scrolled and nothing of it lies outside the view.
     assert view.scroll_y == 0 and view.max_scroll_y == 0, (drawing.height, box)
     assert drawing.height <= box.height and drawing.width <= box.width, (drawing.width, box)

@@ -256,6 +256,8 @@ def compact_table(
             y += 1
         elif row.title:
             head = row.title
+            if cell_len(head) > width // 2:
+                head = head[: max(1, width // 2 - 1)] + "…"
             canvas.put(0, y, head, _row_title_style(row))
             canvas.put(cell_len(head), y, " │", ROW_FRAME)
             x = cell_len(head) + 3

@@ -89,7 +89,7 @@ def room(width: int, height: int, *, below: bool) -> Room:
     body = height - 2 - (1 if short(height) else 2)
     if below:
         return Room(width - TABLE_PADDING - 1, body - PANEL_BELOW, True)
-    side = (SIDE_WIDTH_NARROW if narrow(width) else SIDE_WIDTH) + 1  # its left border
+    side = SIDE_WIDTH_NARROW if narrow(width) else SIDE_WIDTH  # its border included
     return Room(width - side - TABLE_PADDING - 1, body, False)
 
 

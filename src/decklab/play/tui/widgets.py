@@ -1,8 +1,10 @@
 """The card table as a Textual widget: any game's :class:`~decklab.engine.layout.Table`.
 
-Nothing here knows a game. The table is drawn on one canvas
-(:func:`decklab.play.tui.draw.draw_table`): rows of framed zones, wrapped to the
-width of the terminal. A click is mapped back through the drawing to the key
+Nothing here knows a game. The table is drawn on one canvas: rows of framed
+zones of boxed cards (:func:`decklab.play.tui.draw.draw_table`), or on a small
+terminal one line per card (:func:`decklab.play.tui.compact.compact_table`), as
+the screen's :func:`decklab.play.tui.fit.choose` decides, wrapped to the width
+of the view. A click is mapped back through the drawing to the key
 of the card (or else the zone) under the pointer and comes out as
 :class:`Picked`. One widget for the whole table keeps each redraw to a single
 render, which matters on a slow machine when bots move quickly.
