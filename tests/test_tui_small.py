@@ -182,9 +182,16 @@ def test_item7_80x24_whole_table_hand_and_six_actions_in_sight(
     asyncio.run(body())
 
 
-def test_item7_80x24_clicking_a_one_line_card_narrows_the_actions(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("game", "players", "moves", "below"),
+    [("lonely-face", 4, 8, False), ("notorious", 10, 25, True)],
+    ids=["panel-beside", "panel-below"],
+)
+def test_item7_80x24_clicking_a_one_line_card_narrows_the_actions(
+    tmp_path: Path, game: str, players: int, moves: int, below: bool
+) -> None:
     async def body() -> None:
-        app = PlayApp(scene("lonely-face", 4, 8, tmp_path), rules=rules_text, pace=0)
+        app = PlayApp(scene(game, players, moves, tmp_path), rules=rules_text, pace=0)
         async with app.run_test(size=SMALL) as pilot:
             for _ in range(2000):
                 await pilot.pause(0.005)
@@ -192,6 +199,7 @@ def test_item7_80x24_clicking_a_one_line_card_narrows_the_actions(tmp_path: Path
                     break
             await pilot.pause()
             screen = app.game_screen
+            assert screen.has_class("-below") == below
             drawing = screen.query_one(TableView).drawing
             legal = screen.session.legal(0)
             cells = [h for h in drawing.hits if any(h[4] in t.split() for _, t in legal)]
