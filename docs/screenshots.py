@@ -1,4 +1,5 @@
-"""Write docs/screenshots/<game>.svg: each game's table in the Textual interface.
+"""Write docs/screenshots/<game>.svg: each game's table in the Textual interface,
+and docs/screenshots/small/<game>.svg: the same table in an 80×24 terminal.
 
 Run it with ``.venv/bin/python docs/screenshots.py`` after a change to a layout
 or to the drawing. Each game is dealt from a fixed seed and played a few moves
@@ -21,6 +22,7 @@ from decklab.play.tui import PlayApp, Session
 
 HERE = Path(__file__).parent / "screenshots"
 SIZE = (140, 44)
+SMALL = (80, 24)
 
 SCENES: dict[str, dict[str, Any]] = {
     # game: seats, options, seed, moves played before the screenshot
@@ -57,9 +59,9 @@ def scene(game: str) -> Session:
     return session
 
 
-async def shoot(game: str, out: Path) -> None:
+async def shoot(game: str, out: Path, size: tuple[int, int] = SIZE) -> None:
     app = PlayApp(scene(game), rules=_rules, pace=0)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         for _ in range(500):
             await pilot.pause(0.01)
             screen = app.game_screen
@@ -71,11 +73,11 @@ async def shoot(game: str, out: Path) -> None:
 
 def main(games: list[str]) -> None:
     os.environ.setdefault("DECKLAB_HOME", tempfile.mkdtemp(prefix="decklab-shots-"))
-    HERE.mkdir(parents=True, exist_ok=True)
+    (HERE / "small").mkdir(parents=True, exist_ok=True)
     for game in games or list(SCENES):
-        out = HERE / f"{game}.svg"
-        asyncio.run(shoot(game, out))
-        print(f"wrote {out}")
+        for out, size in ((HERE / f"{game}.svg", SIZE), (HERE / "small" / f"{game}.svg", SMALL)):
+            asyncio.run(shoot(game, out, size))
+            print(f"wrote {out}")
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ from decklab.bots.base import Agent, Hint, make_agent
 from decklab.engine import story
 from decklab.engine.registry import get_game
 from decklab.engine.state import GameState, seat_name
+from decklab.play.tui import fit
 from decklab.play.tui.screens import (
     HandOverScreen,
     MenuScreen,
@@ -42,10 +43,12 @@ from decklab.play.tui.widgets import Picked, TableView
 RulesLoader = Callable[[type[GameState]], str]
 SessionFactory = Callable[[str, int], Session]
 
-CSS = """
+CSS = (
+    """
 #body { height: 1fr; }
 #table { width: 1fr; }
-#side { width: 40; border-left: tall $panel; padding: 0 1; }
+#side { width: SIDE; border-left: tall $panel; padding: 0 1; }
+#about, #more { height: auto; }
 #who { height: 3; text-style: bold; }
 #thinking { height: 1; }
 #thinking LoadingIndicator { width: 6; height: 1; min-height: 1; display: none; }
@@ -54,13 +57,27 @@ CSS = """
 #filter { height: 2; color: $text-muted; }
 #actions { height: 1fr; min-height: 5; }
 #hint { height: auto; display: none; border: round $success; padding: 0 1; }
-GameScreen.-narrow #side { width: 32; }
+GameScreen.-narrow #side { width: NARROW; }
 GameScreen.-short #who { height: 2; }
 GameScreen.-short #filter { height: 1; }
 GameScreen.-short #log { height: 4; }
 GameScreen.-short #status { height: 1; }
 GameScreen.-short #hint { max-height: 5; }
 #hint.-on { display: block; }
+GameScreen.-short #actions { border: none; border-left: tall $panel; padding: 0; }
+GameScreen.-short #actions:focus { border-left: tall $accent; }
+GameScreen.-below #body { layout: vertical; }
+GameScreen.-below #table { width: 100%; height: auto; }
+GameScreen.-below #side {
+    width: 100%; height: 1fr; min-height: PANEL; border-left: none; padding: 0;
+    layout: grid; grid-size: 2 2; grid-columns: 1fr 1fr; grid-rows: auto 1fr;
+    background: $boost;
+}
+GameScreen.-below #about { padding: 0 1; }
+GameScreen.-below #who { height: auto; max-height: 2; }
+GameScreen.-below #actions { row-span: 2; height: 100%; }
+GameScreen.-below #more { height: 100%; padding: 0 1; }
+GameScreen.-below #log { height: 1fr; border-top: none; }
 #log { height: 12; border-top: solid $panel; }
 #status { height: 2; background: $boost; padding: 0 1; }
 #menu { align: center top; padding: 1 4; }
@@ -75,7 +92,10 @@ RulesScreen, QuitScreen, SummaryScreen { align: center middle; }
 #summary { width: 90%; max-width: 100; height: auto; max-height: 90%; border: round $success; background: $surface; padding: 1 2; }
 #quit { width: 60; height: auto; border: round $warning; background: $surface; padding: 1 2; }
 #quit Button { width: 100%; margin: 1 0 0 0; }
-"""
+""".replace("NARROW", str(fit.SIDE_WIDTH_NARROW))
+    .replace("SIDE", str(fit.SIDE_WIDTH))
+    .replace("PANEL", str(fit.PANEL_BELOW))
+)
 
 
 class GameScreen(Screen[None]):
@@ -116,6 +136,10 @@ class GameScreen(Screen[None]):
         self._stats_kept = False
         self._options: list[tuple[str, str]] = []
         self._bindings_state: tuple[bool | None, ...] = ()
+        self._fit_size = (0, 0)
+        self._fit_rank = 0
+        """How the table was last fitted to the screen: the screen never goes back to a
+        roomier arrangement until it is resized (see :mod:`decklab.play.tui.fit`)."""
 
     # ------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
@@ -123,26 +147,32 @@ class GameScreen(Screen[None]):
         with Horizontal(id="body"):
             yield TableView(id="table")
             with Vertical(id="side"):
-                yield Static("", id="who")
-                with Horizontal(id="thinking"):
-                    yield LoadingIndicator()
-                    yield Static("", id="thinking-text")
-                yield Static("", id="filter")
+                with Vertical(id="about"):
+                    yield Static("", id="who")
+                    with Horizontal(id="thinking"):
+                        yield LoadingIndicator()
+                        yield Static("", id="thinking-text")
+                    yield Static("", id="filter")
                 yield OptionList(id="actions")
-                yield Static("", id="hint")
-                yield RichLog(id="log", wrap=True, markup=False, max_lines=500, min_width=20)
+                with Vertical(id="more"):
+                    yield Static("", id="hint")
+                    yield RichLog(id="log", wrap=True, markup=False, max_lines=500, min_width=20)
         yield Static("", id="status")
         yield Footer()
 
     def on_resize(self, event: events.Resize) -> None:
-        """Small terminals (80×24): a narrower side panel, a shorter log, so that the
-        hand, the table and the legal actions all stay in sight."""
-        self.set_class(event.size.width < 110, "-narrow")
-        self.set_class(event.size.height < 32, "-short")
+        """Small terminals (80×24): a narrower side panel, a shorter log, and the table
+        drawn to fit (see :mod:`decklab.play.tui.fit`)."""
+        self._size_classes(event.size.width, event.size.height)
+        if self.is_mounted:
+            self.call_after_refresh(self.refresh_view)
+
+    def _size_classes(self, width: int, height: int) -> None:
+        self.set_class(fit.narrow(width), "-narrow")
+        self.set_class(fit.short(height), "-short")
 
     def on_mount(self) -> None:
-        self.set_class(self.app.size.width < 110, "-narrow")
-        self.set_class(self.app.size.height < 32, "-short")
+        self._size_classes(*self.app.size)
         info = self.session.state.info
         deal = f" · deal {self.session.deal}" if self.session.deal is not None else ""
         self.title = f"{info.title}{deal}"
@@ -322,7 +352,15 @@ class GameScreen(Screen[None]):
         table = session.table(viewer)
         legal = session.legal(self.asking) if self.asking is not None else []
         playable = {w for _, text in legal for w in text.split()}
-        self.query_one(TableView).show(table, playable, self.selected)
+        width, height = self.app.size
+        if self._fit_size != (width, height):
+            self._fit_size, self._fit_rank = (width, height), 0
+        chosen = fit.choose(table, width, height, playable, self.selected, start=self._fit_rank)
+        self._fit_rank = chosen.rank
+        self.set_class(chosen.below, "-below")
+        view = self.query_one(TableView)
+        view.styles.max_height = chosen.room.height if chosen.below else None
+        view.show(table, playable, self.selected, chosen)
         status = table.status + ("\n" + " · ".join(table.facts) if table.facts else "")
         self._set_text("#status", status)
         self._refresh_who(viewer)

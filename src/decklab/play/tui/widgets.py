@@ -1,8 +1,10 @@
 """The card table as a Textual widget: any game's :class:`~decklab.engine.layout.Table`.
 
-Nothing here knows a game. The table is drawn on one canvas
-(:func:`decklab.play.tui.draw.draw_table`): rows of framed zones, wrapped to the
-width of the terminal. A click is mapped back through the drawing to the key
+Nothing here knows a game. The table is drawn on one canvas: rows of framed
+zones of boxed cards (:func:`decklab.play.tui.draw.draw_table`), or on a small
+terminal one line per card (:func:`decklab.play.tui.compact.compact_table`), as
+the screen's :func:`decklab.play.tui.fit.choose` decides, wrapped to the width
+of the view. A click is mapped back through the drawing to the key
 of the card (or else the zone) under the pointer and comes out as
 :class:`Picked`. One widget for the whole table keeps each redraw to a single
 render, which matters on a slow machine when bots move quickly.
@@ -19,7 +21,9 @@ from textual.message import Message
 from textual.widget import Widget
 
 from decklab.engine.layout import Table
-from decklab.play.tui.draw import Drawing, draw_table
+from decklab.play.tui import fit as fit_module
+from decklab.play.tui.draw import Drawing
+from decklab.play.tui.fit import Fit, Style, draw
 
 
 class Picked(Message):
@@ -66,7 +70,8 @@ class TableCanvas(Widget):
 
 
 class TableView(VerticalScroll):
-    """The whole table, scrolled when it is taller than the screen. :meth:`show` draws it."""
+    """The whole table, scrolled when it is taller than the screen. :meth:`show` draws it,
+    boxed or one line per card as the screen's :class:`~decklab.play.tui.fit.Fit` says."""
 
     DEFAULT_CSS = """
     TableView { padding: 0 1; }
@@ -78,6 +83,8 @@ class TableView(VerticalScroll):
         self.playable: set[str] = set()
         self.selected: set[str] = set()
         self.canvas = TableCanvas()
+        self.style: Style = "full"
+        self.fit: Fit | None = None
         self._width = 0
 
     def compose(self) -> ComposeResult:
@@ -87,19 +94,40 @@ class TableView(VerticalScroll):
     def drawing(self) -> Drawing:
         return self.canvas.drawing
 
-    def show(self, table: Table, playable: set[str], selected: set[str]) -> None:
+    def show(
+        self, table: Table, playable: set[str], selected: set[str], fit: Fit | None = None
+    ) -> None:
+        """Draw ``table``; ``fit`` (the screen's choice) gives the style and a drawing
+        made for the width this view is about to have."""
         self.table, self.playable, self.selected = table, set(playable), set(selected)
-        self._redraw()
+        self.fit = fit
+        if fit is not None:
+            self.style = fit.style
+            self._width = fit.room.width
+            self._set(fit.drawing)
+        else:
+            self._redraw()
 
     def _available(self) -> int:
-        width = self.scrollable_content_region.width or max(40, self.app.size.width - 46)
-        return max(30, width - 1)
+        """The columns to draw in: the view's, less one, and less the scroll bar when
+        the table is known not to fit (a scroll bar that comes and goes with the
+        drawing's height must not change the width it is drawn at)."""
+        width = self.content_region.width
+        if not width:
+            return self._width or max(30, self.app.size.width - 46)
+        if self.fit is not None and not self.fit.fits:
+            width -= fit_module.SCROLLBAR
+        return max(20, width - 1)
 
     def _redraw(self) -> None:
+        """Draw again at the width this view has now."""
         if self.table is None:
             return
         self._width = self._available()
-        self.canvas.set_drawing(draw_table(self.table, self._width, self.playable, self.selected))
+        self._set(draw(self.table, self.style, self._width, self.playable, self.selected))
+
+    def _set(self, drawing: Drawing) -> None:
+        self.canvas.set_drawing(drawing)
         self.call_after_refresh(self.keep_playable_in_view)
 
     def playable_rows(self) -> tuple[int, int] | None:
@@ -132,5 +160,10 @@ class TableView(VerticalScroll):
         )
 
     def on_resize(self, event: events.Resize) -> None:
+        # After the layout pass that resized this view: a size change asked for in the
+        # middle of one is lost, and the canvas would keep its old height.
+        self.call_after_refresh(self._fit_width)
+
+    def _fit_width(self) -> None:
         if self.table is not None and self._available() != self._width:
             self._redraw()
