@@ -31,8 +31,15 @@ RANK_NAMES = (
     "king",
 )
 
-ACE, JACK, QUEEN, KING = 1, 11, 12, 13
-SPADES, HEARTS, DIAMONDS, CLUBS, STARS = 0, 1, 2, 3, 4
+ACE = 1
+JACK = 11
+QUEEN = 12
+KING = 13
+SPADES = 0
+HEARTS = 1
+DIAMONDS = 2
+CLUBS = 3
+STARS = 4
 STANDARD_SUITS = (SPADES, HEARTS, DIAMONDS, CLUBS)
 HIDDEN = "??"
 """How a card that the viewer may not see is written, in views and redacted records."""

@@ -50,7 +50,7 @@ def game_function(
     The package comes from where the state class is defined, so no game is named
     here. A module that exists but fails to import is a bug and is not hidden.
     """
-    module = cls.__module__
+    module = str(getattr(cls, "__module__", ""))  # mypyc cannot read it through a class object
     owner = sys.modules.get(module)
     package = module if hasattr(owner, "__path__") else module.rpartition(".")[0]
     found: Callable[..., object] | None = None
