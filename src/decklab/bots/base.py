@@ -14,6 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from decklab.engine.errors import DecklabError
 from decklab.engine.state import GameState
 
@@ -41,6 +43,7 @@ class Hint:
     policy: dict[str, float] = field(default_factory=dict)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # agents may be written outside the compiled set
 class Agent(ABC):
     """Chooses an action for a seat. Fair agents use only what the seat may know.
 

@@ -32,13 +32,18 @@ class IsmctsAgent(SearchAgent):
     name = "ismcts"
     method = "ISMCTS"
 
-    def __init__(self, *args: Any, root: str = "ucb", **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.root = root
+    root: str = "ucb"
+    """How the root's moves share the budget: ``ucb`` or ``halving`` (set by from_params).
+
+    An attribute rather than an ``__init__`` that forwards ``*args, **kwargs`` to
+    SearchAgent's: compiled by mypyc, such forwarding passes the arguments wrongly.
+    """
 
     @classmethod
     def from_params(cls, params: dict[str, Any]) -> SearchAgent:
-        return cls(**cls.common_args(params), root=params["root"])
+        agent = cls(**cls.common_args(params))
+        agent.root = params["root"]
+        return agent
 
     def search(self, state: GameState, seat: int, rollout: RolloutPolicy) -> tuple[list[Tree], str]:
         tree = self.new_tree(rollout, seat)

@@ -38,6 +38,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from decklab.bots.base import Agent, Hint, Param
 from decklab.bots.greedy import game_estimate, game_greedy, game_values
 from decklab.engine.state import GameState, seat_name
@@ -734,6 +736,7 @@ def budget_from(params: dict[str, object]) -> Budget:
     return Budget(iters, seconds)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SearchAgent(Agent):
     """An agent that searches on each decision; subclasses say where iterations start."""
 

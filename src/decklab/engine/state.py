@@ -20,6 +20,8 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from decklab import cards
 from decklab.engine.chance import Rng
 from decklab.engine.errors import ChanceError, IllegalAction
@@ -65,11 +67,15 @@ def normalize_action_text(text: str) -> str:
     return " ".join(out)
 
 
-def _plain_number(value: float) -> float:
-    """Whole scores print as whole numbers (``9``, not ``9.0``) in records and JSON."""
+def _plain_number(value: float) -> int | float:
+    """Whole scores print as whole numbers (``9``, not ``9.0``) in records and JSON.
+
+    Declared ``int | float``: compiled, a ``float`` result would turn the int back into 9.0.
+    """
     return int(value) if float(value).is_integer() else value
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # games may be written outside the compiled set
 class GameState(ABC):
     """Base of every game's state. See the module docstring for the contract."""
 

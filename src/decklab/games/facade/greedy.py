@@ -281,7 +281,7 @@ def expected_scores(state: FacadeState) -> list[float]:
     out = []
     for s in range(state.num_players):
         house = table.house[s]
-        total = sum(table.estimate(g, house) for g in state.groups[s])
+        total = sum((table.estimate(g, house) for g in state.groups[s]), 0.0)
         total += sum(table.worth(state, s, c) for c in state.won[s])
         out.append(float(total))
     return out

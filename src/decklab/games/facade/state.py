@@ -224,8 +224,9 @@ class FacadeState(GameState):
         for text in raw:
             try:
                 order.append(cards.parse(text))
-            except cards.CardError as exc:
-                raise SetupError(f"draw_pile: {exc}") from None
+            # ``bad``, not ``exc``: compiled, one name has one type in a function (see below)
+            except cards.CardError as bad:
+                raise SetupError(f"draw_pile: {bad}") from None
         expected = self.full_deck()
         allowed = set(expected)
         seen: set[int] = set()
