@@ -188,16 +188,3 @@ def activate() -> str:
         BUILD, REASON = "pure", reason
         sys.meta_path.insert(0, _SourceFirst())
     return BUILD
-
-
-def _main(argv: Sequence[str]) -> int:
-    """``python -m decklab._native [--check]``: say which build runs; --check exits 1 if stale."""
-    reason = stale_reason()
-    if "--check" in argv:
-        return 0 if reason is None else 1
-    print("compiled build is current" if reason is None else f"pure build: {reason}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(_main(sys.argv[1:]))

@@ -24,6 +24,7 @@ import random
 from typing import Any
 
 from decklab import cards
+from decklab.engine.chance import std_shuffle
 from decklab.games.cabin.solver import (
     K_BEACH,
     K_BUILD,
@@ -110,14 +111,14 @@ class Sampler:
         """A sampled (sea, cabin, beach), each in the order the cards come off."""
         pools = [p.copy() for p in self.pools]
         for p in pools:
-            rng.shuffle(p)
+            std_shuffle(rng, p)
         out = {}
         for pile in ("cabin", "sea", "beach"):
             got = []
             for kind, n in enumerate(self.counts[pile]):
                 got.extend(pools[kind][-n:] if n else [])
                 del pools[kind][len(pools[kind]) - n :]
-            rng.shuffle(got)
+            std_shuffle(rng, got)
             out[pile] = got
         sea = ([self.pending] if self.phase == "sea" else []) + out["sea"]
         return tuple(sea), tuple(out["cabin"]), self.seen_beach + tuple(out["beach"])

@@ -21,6 +21,7 @@ from itertools import pairwise
 from typing import Any
 
 from decklab import cards
+from decklab.engine.chance import std_shuffle
 from decklab.engine.errors import SetupError
 from decklab.engine.info import GameInfo, Option
 from decklab.engine.state import ALL, GameState, Viewer, seat_name
@@ -640,11 +641,11 @@ class CabinState(GameState):
         # true order of the hidden cards.
         for pool in pools:
             pool.sort()
-            rng.shuffle(pool)
+            std_shuffle(rng, pool)
         fresh = []
         for seg in segments:
             kinds = sorted(_KIND[c] for c in seg)
-            rng.shuffle(kinds)
+            std_shuffle(rng, kinds)
             fresh.append([pools[k].pop() for k in kinds])
         d.cabin, d.sea = fresh[0], fresh[1]
         d.beach[:hidden] = fresh[2]

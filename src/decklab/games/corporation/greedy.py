@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import random
 
+from decklab.engine.chance import std_choice
 from decklab.games.corporation.state import CorporationState
 
 MEMORY = 12
@@ -139,4 +140,4 @@ def greedy_action(state: CorporationState, seat: int, rng: random.Random) -> int
         values.append((ev, v))
     best = max(ev for ev, _ in values)
     near = [v for ev, v in values if ev >= best * (1.0 - NEAR_TIE)]
-    return near[0] if len(near) == 1 else rng.choice(near)
+    return near[0] if len(near) == 1 else std_choice(rng, near)

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from decklab import cards
+from decklab.engine.chance import std_shuffle
 from decklab.engine.errors import SetupError
 from decklab.engine.info import GameInfo, Option
 from decklab.engine.state import ALL, GameState, Viewer, seat_index, seat_name
@@ -631,7 +632,7 @@ class FacadeState(GameState):
         d._reseed(rng)
         # Sorted first, so the sample never depends on the true (hidden) pile order.
         d.pile.sort()
-        rng.shuffle(d.pile)
+        std_shuffle(rng, d.pile)
         dealt = len(self.deck) - len(self.pile)
         d.deck = self.deck[:dealt] + tuple(reversed(d.pile))
         if self.mode == BIDDING and self.bids:
@@ -640,7 +641,7 @@ class FacadeState(GameState):
             for s in range(n):
                 perm = [0, 1, 2, 3]
                 if s != seat:
-                    rng.shuffle(perm)
+                    std_shuffle(rng, perm)
                 new_k.append(perm)
             used = [0] * n
             bids = []

@@ -31,6 +31,7 @@ from __future__ import annotations
 import random
 
 from decklab import cards
+from decklab.engine.chance import std_choice
 from decklab.games.lonely_face.state import LonelyFaceState
 from decklab.games.lonely_face.tables import (
     DIE,
@@ -119,7 +120,7 @@ def greedy_action(state: LonelyFaceState, seat: int, rng: random.Random) -> int:
     values = action_values(state, seat, rng)
     best_value = max(values.values())
     best = [a for a in legal if values[a] >= best_value - 1e-9]
-    return best[0] if len(best) == 1 else rng.choice(best)
+    return best[0] if len(best) == 1 else std_choice(rng, best)
 
 
 def action_values(state: LonelyFaceState, seat: int, rng: random.Random) -> dict[int, float]:

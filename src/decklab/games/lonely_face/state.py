@@ -19,7 +19,7 @@ from itertools import combinations_with_replacement
 from typing import Any
 
 from decklab import cards
-from decklab.engine.chance import Rng
+from decklab.engine.chance import Rng, std_shuffle
 from decklab.engine.errors import IllegalAction, SetupError
 from decklab.engine.info import GameInfo, Option
 from decklab.engine.state import (
@@ -996,7 +996,7 @@ class LonelyFaceState(GameState):
             chosen = _construct_hands(pool, others, counts, self.forbid, self.musts, rng)
         used = {c for s in others for c in chosen[s]}
         rest = [c for c in pool if c not in used]
-        rng.shuffle(rest)
+        std_shuffle(rng, rest)
         for s in others:
             d.hands[s] = [*self.known[s], *chosen[s]]
         d.deck = rest
@@ -1004,7 +1004,7 @@ class LonelyFaceState(GameState):
             d._setup = {k: v for k, v in self._setup.items() if k == "start_draws"}
         if not self.die:
             d.turn_deck.sort()
-            rng.shuffle(d.turn_deck)
+            std_shuffle(rng, d.turn_deck)
             if d._shuffle_at >= 0:  # the history's shuffle line must not keep the real order
                 order = d.turned + d.turn_deck[::-1]
                 d.history[d._shuffle_at] = (CHANCE, "shuffle " + cards.format_many(order))
@@ -1127,7 +1127,7 @@ def _sample_hands(
     tight constraints). Every input is public, so the result depends on them and ``rng`` only."""
     if not any(forbid[s] or musts[s] for s in others):
         shuffled = pool.copy()
-        rng.shuffle(shuffled)
+        std_shuffle(rng, shuffled)
         out: dict[int, list[int]] = {}
         k = 0
         for s in others:
@@ -1185,7 +1185,7 @@ def _construct_hands(
             for combo in combinations_with_replacement(ok, counts[s])
             if all(any(1 << groups[i][0] & m for i in combo) for m in musts[s])
         ]
-        rng.shuffle(opts)
+        std_shuffle(rng, opts)
         options[s] = opts
     failed: set[tuple[int, tuple[int, ...]]] = set()
     plan: list[tuple[int, ...]] = []
@@ -1209,7 +1209,7 @@ def _construct_hands(
         raise AssertionError("no hands fit what the table learnt (the real ones should)")
     plan.reverse()
     for g in groups:
-        rng.shuffle(g)
+        std_shuffle(rng, g)
     return {s: [groups[i].pop() for i in combo] for s, combo in zip(others, plan, strict=True)}
 
 

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from decklab import cards
-from decklab.engine.chance import Rng
+from decklab.engine.chance import Rng, std_shuffle
 from decklab.engine.errors import IllegalAction, OptionError, SetupError
 from decklab.engine.info import GameInfo, Option
 from decklab.engine.state import (
@@ -782,7 +782,7 @@ class NotoriousState(GameState):
         pool += self.pack
         # Sorted first: the sample must not depend on where the unseen cards really are.
         pool.sort()
-        rng.shuffle(pool)
+        std_shuffle(rng, pool)
         i = 0
         for s in range(n):
             if s != seat:
