@@ -12,7 +12,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -115,7 +115,7 @@ class Param:
         return f"{self.name}={shape}{default}"
 
 
-SEED = Param("seed", int, None, "seed of the agent's own randomness (reproducible play)")
+SEED: Final = Param("seed", int, None, "seed of the agent's own randomness (reproducible play)")
 
 
 def parse_params(agent: str, params: Mapping[str, str], schema: Sequence[Param]) -> dict[str, Any]:
@@ -156,7 +156,7 @@ class AgentEntry:
         return f"{self.help} — " + ", ".join(p.describe() for p in self.params)
 
 
-_AGENTS: dict[str, AgentEntry] = {}
+_AGENTS: Final[dict[str, AgentEntry]] = {}
 
 
 def register_agent(

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any
+from typing import Any, Final
 
 from decklab.bots.base import SEED, Agent, Param, parse_params, register_agent
 from decklab.bots.search import SEARCH_PARAMS, RolloutPolicy, SearchAgent, Tree, run_budget
@@ -110,7 +110,7 @@ class IsmctsAgent(SearchAgent):
         return "by sequential halving on shared sampled deals"
 
 
-GUIDED: dict[str, str] = {
+GUIDED: Final[dict[str, str]] = {
     "root": "halving",
     "rollout": "greedy",
     "depth": "8",
@@ -126,7 +126,7 @@ as rollout policy, prior and model of the other seats, its ranking for the top 4
 moves, sequential halving at the root. ``expert`` plays it where a game has no
 expert of its own."""
 
-PARAMS = (
+PARAMS: Final = (
     *SEARCH_PARAMS,
     Param(
         "root",

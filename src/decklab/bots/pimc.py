@@ -9,7 +9,7 @@ and its known flaws (strategy fusion, no value for information) are what
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from decklab.bots.base import SEED, Agent, Param, parse_params, register_agent
 from decklab.bots.search import (
@@ -55,7 +55,7 @@ class PimcAgent(SearchAgent):
         return trees, f"of UCT on {self.dets} sampled deals, each searched as if face up"
 
 
-PARAMS = (
+PARAMS: Final = (
     *SEARCH_PARAMS,
     Param("dets", int, 20, "sampled deals (determinizations) per decision", minimum=1),
     SEED,

@@ -11,10 +11,10 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import MutableSequence, Sequence
-from typing import TypeVar
+from typing import Final, TypeVar
 
 T = TypeVar("T")
-_MASK = (1 << 64) - 1
+_MASK: Final = (1 << 64) - 1
 
 
 class Rng:
@@ -83,8 +83,11 @@ def std_below(rng: random.Random, n: int) -> int:
     return r
 
 
-def std_shuffle(rng: random.Random, items: MutableSequence[T]) -> None:
-    """``rng.shuffle(items)``: the same permutation from the same generator state."""
+def std_shuffle(rng: random.Random, items: list[T]) -> None:
+    """``rng.shuffle(items)``: the same permutation from the same generator state.
+
+    Lists only (compiled, list indexing is then a native operation).
+    """
     getrandbits = rng.getrandbits
     for i in range(len(items) - 1, 0, -1):
         n = i + 1
@@ -95,7 +98,7 @@ def std_shuffle(rng: random.Random, items: MutableSequence[T]) -> None:
         items[i], items[j] = items[j], items[i]
 
 
-def std_choice(rng: random.Random, items: Sequence[T]) -> T:
+def std_choice(rng: random.Random, items: list[T]) -> T:
     """``rng.choice(items)``: the same pick from the same generator state."""
     if not items:
         raise IndexError("Cannot choose from an empty sequence")

@@ -18,7 +18,7 @@ import random
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Final, TypeVar
 
 from mypy_extensions import mypyc_attr
 
@@ -27,10 +27,10 @@ from decklab.engine.chance import Rng
 from decklab.engine.errors import ChanceError, IllegalAction
 from decklab.engine.info import GameInfo
 
-CHANCE = -1
+CHANCE: Final = -1
 """The actor of a chance outcome in a state's history."""
 
-ALL = -2
+ALL: Final = -2
 """Pass as the viewer to see everything (analysis, replay output, golden files)."""
 
 Viewer = int | None

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from decklab.engine.chance import std_choice
 from decklab.engine.errors import IllegalAction, SetupError
 from decklab.engine.info import GameInfo, Option
 from decklab.engine.state import ALL, GameState, Viewer, seat_name
 
-_VALUE_TEXT = {1: "A"}
+_VALUE_TEXT: Final = {1: "A"}
 
 
 def _default_target(n: int) -> int:
@@ -29,7 +29,7 @@ def _default_top(n: int) -> int:
     return n
 
 
-INFO = GameInfo(
+INFO: Final = GameInfo(
     name="corporation",
     title="Corporation",
     version=1,

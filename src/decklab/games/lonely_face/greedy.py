@@ -29,6 +29,7 @@ hand, nor the main deck or the turn deck's order, is ever read.
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from decklab import cards
 from decklab.engine.chance import std_choice
@@ -46,9 +47,9 @@ from decklab.games.lonely_face.tables import (
     TAKE,
 )
 
-PAIR_COUNT = 0.05
+PAIR_COUNT: Final = 0.05
 """What one more pair is worth beside its points: it breaks ties (L11)."""
-HAND_WORTH = [0.0] * 64
+HAND_WORTH: Final = [0.0] * 64
 """How much a card is worth in hand: faces and hearts make good pairs later; spades bad ones."""
 for _c in range(64):
     if 1 <= _c & 15 <= 13 and _c >> 4 <= cards.CLUBS:

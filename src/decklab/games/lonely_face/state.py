@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from itertools import combinations_with_replacement
-from typing import Any
+from typing import Any, Final
 
 from decklab import cards
 from decklab.engine.chance import Rng, std_shuffle
@@ -68,7 +68,7 @@ from decklab.games.lonely_face.tables import (
     pair_points,
 )
 
-INFO = GameInfo(
+INFO: Final = GameInfo(
     name="lonely-face",
     title="Lonely Face",
     version=1,
@@ -97,13 +97,15 @@ INFO = GameInfo(
     ),
 )
 
-PLAY, CHOOSE, OVER = 0, 1, 2
-_PHASE_NAMES = ("play", "choose", "over")
-_EMPTY: list[int] = []
-_SEATS = tuple((s,) for s in range(8))
-_SUIT_TEXT = {"S": cards.SPADES, "H": cards.HEARTS, "D": cards.DIAMONDS, "C": cards.CLUBS}
+PLAY: Final = 0
+CHOOSE: Final = 1
+OVER: Final = 2
+_PHASE_NAMES: Final = ("play", "choose", "over")
+_EMPTY: Final[list[int]] = []
+_SEATS: Final = tuple((s,) for s in range(8))
+_SUIT_TEXT: Final = {"S": cards.SPADES, "H": cards.HEARTS, "D": cards.DIAMONDS, "C": cards.CLUBS}
 _SUIT_TEXT.update({sym: i for i, sym in enumerate(cards.SUIT_SYMBOLS[:4])})
-_SETUP_KEYS_DECK = (
+_SETUP_KEYS_DECK: Final = (
     "grid",
     "hands",
     "main_deck",
@@ -112,8 +114,8 @@ _SETUP_KEYS_DECK = (
     "first_player",
     "turn_deck",
 )
-_SETUP_KEYS_DIE = ("grid", "hands", "main_deck", "piles", "first_player", "first_roll")
-_EMPTY_CELL = "--"
+_SETUP_KEYS_DIE: Final = ("grid", "hands", "main_deck", "piles", "first_player", "first_roll")
+_EMPTY_CELL: Final = "--"
 
 
 # ------------------------------------------------------------------ chance helpers

@@ -35,12 +35,13 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Final
 
 from decklab.games.notorious.state import GIVE, PLAY, NotoriousState
 
-_VALUE = [min(c & 15, 10) for c in range(64)]
+_VALUE: Final = [min(c & 15, 10) for c in range(64)]
 """N5 value by card int: A=1, 2–10 as numbered, J/Q/K=10."""
-_DECK_VALUE = sum(min(r, 10) for r in range(1, 14)) * 4
+_DECK_VALUE: Final = sum(min(r, 10) for r in range(1, 14)) * 4
 """N5 value of one 52-card deck: 340."""
 
 
