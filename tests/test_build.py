@@ -60,9 +60,9 @@ def test_the_suite_runs_the_compiled_build_when_ci_asks_for_it() -> None:
     if not REQUIRED:
         pytest.skip("DECKLAB_REQUIRE_COMPILED is not set (only .ci/run's compiled pass sets it)")
     assert decklab.BUILD == "compiled", _native.REASON
-    import decklab.engine.state
+    from decklab.engine import state
 
-    assert not decklab.engine.state.__file__.endswith(".py")
+    assert not state.__file__.endswith(".py")
 
 
 def test_pure_env_runs_every_module_from_its_source() -> None:
