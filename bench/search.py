@@ -1,4 +1,4 @@
-"""ISMCTS speed: search iterations (simulations) per second, per game.
+"""ISMCTS speed: search iterations (simulations) per CPU second, per game.
 
     python bench/search.py [--seconds 2] [--games corporation,facade] [--json] [--no-pure]
 
@@ -65,11 +65,15 @@ def position(cls: type[GameState], fraction: float, seed: int) -> tuple[GameStat
 
 
 def search_slice(state: GameState, seat: int, spec: str, seconds: float) -> tuple[int, float]:
-    """Iterations and seconds of one timed search from ``state``."""
+    """Iterations and CPU seconds of one search of ``seconds`` (wall clock) from ``state``.
+
+    Per CPU second, not per wall-clock second: on a machine shared with other work a
+    process's wall time depends on everyone's load, its CPU time much less.
+    """
     agent = make_agent(f"{spec},time={seconds},seed=0")
-    start = time.perf_counter()
+    start = time.process_time()
     hint = agent.hint(state, seat)
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     return sum(hint.visits.values()), elapsed
 
 
@@ -158,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(results, indent=2))
         return 0
-    table = Table(title=f"ISMCTS iterations per second ({args.seconds:g} s per position)")
+    table = Table(title=f"ISMCTS iterations per CPU second ({args.seconds:g} s per position)")
     for col in (
         "game",
         "players",
@@ -184,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     console = Console()
     console.print(table)
     if pure is not None:
-        ratios = Table(title="ISMCTS iterations per second: compiled build over pure Python")
+        ratios = Table(title="ISMCTS iterations per CPU second: compiled build over pure Python")
         ratios.add_column("game")
         for heading in ("at the start", "a third in", "greedy rollouts", "report's search"):
             ratios.add_column(heading, justify="right")

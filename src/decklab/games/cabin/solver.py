@@ -46,6 +46,7 @@ found with ``exact=False``.
 
 from __future__ import annotations
 
+import gc
 import heapq
 from dataclasses import dataclass
 from typing import Final
@@ -766,7 +767,22 @@ def solve(state: CabinState, node_limit: int | None = None, beam_width: int = 4)
 
     ``score`` includes the points already lost. With ``node_limit`` the search may
     stop early: the result is then the best line found, with ``exact=False``.
+
+    The cyclic garbage collector is paused for the solve: the search allocates
+    millions of small tuples (keys, table entries) that form no cycles, and the
+    collections they trigger, walking an ever larger transposition table, cost
+    about a sixth of the compiled solver's time. Nothing else changes.
     """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _solve(state, node_limit, beam_width)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _solve(state: CabinState, node_limit: int | None, beam_width: int) -> Solution:
     if state.is_terminal():
         return Solution(state.points, [], 0)
     search = Search.from_state(state, node_limit)
