@@ -5,17 +5,27 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv play test lint typecheck bench golden clean
+.PHONY: venv build play test test-pure lint typecheck bench golden clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
-	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q --upgrade pip 'setuptools>=68' wheel
 	$(BIN)/pip install -q -e '.[dev,rl]'
 	touch $(STAMP)
 
 venv: $(STAMP)
 
+# The compiled build (mypyc, see src/decklab/_native.py): recompiled only when a compiled
+# module's source changed since the last build; skipped with DECKLAB_PURE=1; without a C
+# compiler setup.py says so and the package stays pure Python.
+build: $(STAMP)
+	@if [ "$${DECKLAB_PURE:-0}" != "0" ]; then echo "DECKLAB_PURE=$$DECKLAB_PURE: pure Python, nothing to build"; \
+	elif $(BIN)/python -W ignore -c 'import sys, decklab._native as n; sys.exit(n.stale_reason() is not None)'; then :; \
+	else echo "compiling the engine, games and search with mypyc (a minute or two) ..."; \
+	  $(BIN)/python setup.py -q build_ext --inplace; fi
+
 play: $(STAMP)
+	-@$(MAKE) --no-print-directory build
 	$(BIN)/decklab play $(GAME)
 
 lint: $(STAMP)
@@ -25,16 +35,19 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-test: $(STAMP)
+test: build
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
 	$(BIN)/pytest -q
+
+test-pure: $(STAMP)
+	DECKLAB_PURE=1 $(BIN)/pytest -q
 
 $(VENV)/.bench: $(STAMP)
 	$(BIN)/pip install -q -e '.[bench]'
 	touch $(VENV)/.bench
 
-bench: $(VENV)/.bench
+bench: $(VENV)/.bench build
 	$(BIN)/python bench/playouts.py
 
 golden: $(STAMP)
@@ -42,3 +55,4 @@ golden: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .mypy_cache .pytest_cache .ruff_cache
+	find src -name '*.so' -delete; rm -f src/decklab/_native.json

@@ -1,12 +1,17 @@
 """Random-playout speed of every game, against OpenSpiel peers measured in the same run.
 
     python bench/playouts.py [--seconds 5] [--rounds 5] [--games cabin,corporation] [--json]
+                             [--no-pure]
 
 Every engine is driven by the same kind of Python loop: ask for the legal
 actions, pick one uniformly, apply it. A *decision* is one seat choosing one
 action (a simultaneous round of n seats is n decisions, for OpenSpiel's
 goofspiel as for Corporation). Ratios are against OpenSpiel's C++
 ``goofspiel(num_cards=8,players=4)`` and its pure-Python ``python_kuhn_poker``.
+
+On the compiled build each game is also measured on the pure-Python build, in a
+peer process that plays its slices in turn with the others (``bench/peer.py``);
+the last column is the compiled build's speed over the pure one's.
 """
 
 from __future__ import annotations
@@ -17,11 +22,13 @@ import random
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
 from decklab.engine.registry import game_names, get_game
+from peer import SERVE_FLAG, serve, start_peer  # bench/peer.py (the script's own folder)
 
 
 class _Meter:
@@ -72,6 +79,21 @@ def decklab_loop(name: str, players: int | None) -> Callable[[random.Random], in
     return play_one
 
 
+def _serve_pure() -> int:
+    """The pure peer: play slices of the games it is asked for, report running totals."""
+    meters: dict[str, _Meter] = {}
+
+    def handle(request: dict[str, Any]) -> dict[str, Any]:
+        name, players = request["game"], request["players"]
+        meter = meters.get(name)
+        if meter is None:
+            meter = meters[name] = _Meter(decklab_loop(name, players))
+        meter.run(request["seconds"])
+        return {"decisions": meter.decisions, "games": meter.games, "elapsed": meter.elapsed}
+
+    return serve(handle)
+
+
 def openspiel_loop(game_string: str) -> Callable[[random.Random], int] | None:
     try:
         import pyspiel
@@ -115,6 +137,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--rounds", type=int, default=5, help="interleaved slices per engine")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--no-pure", action="store_true", help="do not measure the pure-Python build beside it"
+    )
+    argv = sys.argv[1:] if argv is None else argv
+    if argv == [SERVE_FLAG]:
+        return _serve_pure()
     args = parser.parse_args(argv)
 
     peers = {
@@ -130,12 +158,23 @@ def main(argv: list[str] | None = None) -> int:
             )
             return 2
         meters[label] = _Meter(loop)
+    games: dict[str, tuple[str, int]] = {}
     for name in args.games.split(","):
         players = args.players or get_game(name).info.default_players
+        games[f"{name} ({players}p)"] = (name, players)
         meters[f"{name} ({players}p)"] = _Meter(decklab_loop(name, players))
+    pure = start_peer(__file__, not args.no_pure)
+    pure_totals: dict[str, dict[str, Any]] = {}
+    slice_s = args.seconds / args.rounds
     for _ in range(args.rounds):
-        for meter in meters.values():
-            meter.run(args.seconds / args.rounds)
+        for label, meter in meters.items():
+            meter.run(slice_s)
+            if pure is not None and label in games:
+                name, players = games[label]
+                request = {"game": name, "players": players, "seconds": slice_s}
+                pure_totals[label] = pure.ask(request)
+    if pure is not None:
+        pure.close()
     goof_label, kuhn_label = peers
     goof = meters[goof_label].rates()[0]
     kuhn = meters[kuhn_label].rates()[0]
@@ -146,20 +185,36 @@ def main(argv: list[str] | None = None) -> int:
         if label not in peers:
             results[label]["vs_goofspiel"] = dps / goof
             results[label]["vs_python_kuhn"] = dps / kuhn
+        if label in pure_totals:
+            got = pure_totals[label]
+            results[label]["pure_decisions_per_s"] = got["decisions"] / got["elapsed"]
+            results[label]["vs_pure"] = dps / results[label]["pure_decisions_per_s"]
     if args.json:
         print(json.dumps(results, indent=2))
         return 0
-    table = Table(title=f"Random playouts, {args.seconds:g} s per engine")
-    for col in ("engine", "decisions/s", "games/s", "× goofspiel C++", "× python kuhn"):
+    import decklab
+
+    table = Table(title=f"Random playouts ({decklab.BUILD} build), {args.seconds:g} s per engine")
+    columns = ["engine", "decisions/s", "games/s", "× goofspiel C++", "× python kuhn"]
+    if pure_totals:
+        columns += ["pure decisions/s", "× pure"]
+    for col in columns:
         table.add_column(col, justify="right" if col != "engine" else "left")
     for label, row in results.items():
-        table.add_row(
+        cells = [
             label,
             f"{row['decisions_per_s']:,.0f}",
             f"{row['games_per_s']:,.1f}",
             f"{row['vs_goofspiel']:.2f}" if "vs_goofspiel" in row else "—",
             f"{row['vs_python_kuhn']:.2f}" if "vs_python_kuhn" in row else "—",
-        )
+        ]
+        if pure_totals:
+            cells += (
+                [f"{row['pure_decisions_per_s']:,.0f}", f"{row['vs_pure']:.2f}"]
+                if "vs_pure" in row
+                else ["—", "—"]
+            )
+        table.add_row(*cells)
     Console().print(table)
     return 0
 

@@ -9,12 +9,13 @@ Façade's ``fifth_suit`` option adds (F3).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
-RANK_LETTERS = "A23456789TJQK"
-SUIT_LETTERS = "SHDCX"
-SUIT_SYMBOLS = "♠♥♦♣★"
-SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs", "stars")
-RANK_NAMES = (
+RANK_LETTERS: Final = "A23456789TJQK"
+SUIT_LETTERS: Final = "SHDCX"
+SUIT_SYMBOLS: Final = "♠♥♦♣★"
+SUIT_NAMES: Final = ("spades", "hearts", "diamonds", "clubs", "stars")
+RANK_NAMES: Final = (
     "",
     "ace",
     "two",
@@ -31,10 +32,17 @@ RANK_NAMES = (
     "king",
 )
 
-ACE, JACK, QUEEN, KING = 1, 11, 12, 13
-SPADES, HEARTS, DIAMONDS, CLUBS, STARS = 0, 1, 2, 3, 4
-STANDARD_SUITS = (SPADES, HEARTS, DIAMONDS, CLUBS)
-HIDDEN = "??"
+ACE: Final = 1
+JACK: Final = 11
+QUEEN: Final = 12
+KING: Final = 13
+SPADES: Final = 0
+HEARTS: Final = 1
+DIAMONDS: Final = 2
+CLUBS: Final = 3
+STARS: Final = 4
+STANDARD_SUITS: Final = (SPADES, HEARTS, DIAMONDS, CLUBS)
+HIDDEN: Final = "??"
 """How a card that the viewer may not see is written, in views and redacted records."""
 
 
@@ -77,9 +85,9 @@ def name(c: int) -> str:
     return f"{RANK_NAMES[c & 15]} of {SUIT_NAMES[c >> 4]}"
 
 
-_RANK_BY_TEXT = {letter: i + 1 for i, letter in enumerate(RANK_LETTERS)}
+_RANK_BY_TEXT: Final = {letter: i + 1 for i, letter in enumerate(RANK_LETTERS)}
 _RANK_BY_TEXT["10"] = 10
-_SUIT_BY_TEXT = {letter: i for i, letter in enumerate(SUIT_LETTERS)}
+_SUIT_BY_TEXT: Final = {letter: i for i, letter in enumerate(SUIT_LETTERS)}
 _SUIT_BY_TEXT.update({sym: i for i, sym in enumerate(SUIT_SYMBOLS)})
 
 

@@ -12,7 +12,9 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
+
+from mypy_extensions import mypyc_attr
 
 # The registry lives in decklab.bots.registry, which imports no agent module
 # (it names them in a lazy table); these names stay importable from here.
@@ -51,6 +53,7 @@ class Hint:
     policy: dict[str, float] = field(default_factory=dict)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # agents may be written outside the compiled set
 class Agent(ABC):
     """Chooses an action for a seat. Fair agents use only what the seat may know.
 
@@ -122,7 +125,7 @@ class Param:
         return f"{self.name}={shape}{default}"
 
 
-SEED = Param("seed", int, None, "seed of the agent's own randomness (reproducible play)")
+SEED: Final = Param("seed", int, None, "seed of the agent's own randomness (reproducible play)")
 
 
 def parse_params(agent: str, params: Mapping[str, str], schema: Sequence[Param]) -> dict[str, Any]:

@@ -7,7 +7,7 @@ hints. It is marked unfair, listed apart, and never chosen as a default opponent
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from decklab.bots.base import SEED, Agent, parse_params
 from decklab.bots.registry import register_agent
@@ -32,7 +32,7 @@ class CheatAgent(SearchAgent):
         return [tree], "on the true state"
 
 
-PARAMS = (*SEARCH_PARAMS, SEED)
+PARAMS: Final = (*SEARCH_PARAMS, SEED)
 
 
 def _make(params: dict[str, str]) -> Agent:

@@ -16,7 +16,7 @@ import importlib
 import random
 import sys
 from collections.abc import Callable
-from typing import cast
+from typing import Final, cast
 
 from decklab.bots.base import (
     SEED,
@@ -37,9 +37,9 @@ ValuesFn = Callable[[GameState, int, random.Random], dict[int, float]]
 EstimateFn = Callable[[GameState], list[float]]
 """``expected_scores(state) -> [score per seat]``: a game's guess of the final scores."""
 
-_FOUND: dict[type[GameState], GreedyFn | None] = {}
-_VALUES: dict[type[GameState], ValuesFn | None] = {}
-_ESTIMATE: dict[type[GameState], EstimateFn | None] = {}
+_FOUND: Final[dict[type[GameState], GreedyFn | None]] = {}
+_VALUES: Final[dict[type[GameState], ValuesFn | None]] = {}
+_ESTIMATE: Final[dict[type[GameState], EstimateFn | None]] = {}
 
 
 def game_function(
@@ -50,7 +50,7 @@ def game_function(
     The package comes from where the state class is defined, so no game is named
     here. A module that exists but fails to import is a bug and is not hidden.
     """
-    module = cls.__module__
+    module = str(getattr(cls, "__module__", ""))  # mypyc cannot read it through a class object
     owner = sys.modules.get(module)
     package = module if hasattr(owner, "__path__") else module.rpartition(".")[0]
     found: Callable[..., object] | None = None
@@ -171,7 +171,7 @@ class GreedyAgent(Agent):
         )
 
 
-_PARAMS = (
+_PARAMS: Final = (
     SEED,
     Param("samples", int, 8, "sampled deals per decision in the generic lookahead", minimum=1),
     Param(

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any
+from typing import Any, Final
 
 from decklab.bots.base import SEED, Agent, Param, parse_params
 from decklab.bots.registry import register_agent
@@ -33,13 +33,18 @@ class IsmctsAgent(SearchAgent):
     name = "ismcts"
     method = "ISMCTS"
 
-    def __init__(self, *args: Any, root: str = "ucb", **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.root = root
+    root: str = "ucb"
+    """How the root's moves share the budget: ``ucb`` or ``halving`` (set by from_params).
+
+    An attribute rather than an ``__init__`` that forwards ``*args, **kwargs`` to
+    SearchAgent's: compiled by mypyc, such forwarding passes the arguments wrongly.
+    """
 
     @classmethod
     def from_params(cls, params: dict[str, Any]) -> SearchAgent:
-        return cls(**cls.common_args(params), root=params["root"])
+        agent = cls(**cls.common_args(params))
+        agent.root = params["root"]
+        return agent
 
     def search(self, state: GameState, seat: int, rollout: RolloutPolicy) -> tuple[list[Tree], str]:
         tree = self.new_tree(rollout, seat)
@@ -106,7 +111,7 @@ class IsmctsAgent(SearchAgent):
         return "by sequential halving on shared sampled deals"
 
 
-GUIDED: dict[str, str] = {
+GUIDED: Final[dict[str, str]] = {
     "root": "halving",
     "rollout": "greedy",
     "depth": "8",
@@ -122,7 +127,7 @@ as rollout policy, prior and model of the other seats, its ranking for the top 4
 moves, sequential halving at the root. ``expert`` plays it where a game has no
 expert of its own."""
 
-PARAMS = (
+PARAMS: Final = (
     *SEARCH_PARAMS,
     Param(
         "root",

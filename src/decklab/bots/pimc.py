@@ -9,13 +9,12 @@ and its known flaws (strategy fusion, no value for information) are what
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from decklab.bots.base import SEED, Agent, Param, parse_params
 from decklab.bots.registry import register_agent
 from decklab.bots.search import (
     SEARCH_PARAMS,
-    Budget,
     RolloutPolicy,
     SearchAgent,
     Tree,
@@ -30,14 +29,18 @@ class PimcAgent(SearchAgent):
     name = "pimc"
     method = "PIMC"
 
-    def __init__(self, budget: Budget, *, dets: int = 20, **settings: Any) -> None:
-        """``settings`` are SearchAgent's (c, gamma, rollout, seed, …); only ``dets`` is PIMC's."""
-        super().__init__(budget, **settings)
-        self.dets = dets
+    dets: int = 20
+    """Sampled deals, one tree each (set by from_params; the rest is SearchAgent's).
+
+    An attribute rather than an ``__init__`` that forwards ``**settings`` to
+    SearchAgent's: compiled by mypyc, such forwarding passes the arguments wrongly.
+    """
 
     @classmethod
     def from_params(cls, params: dict[str, Any]) -> PimcAgent:
-        return cls(**cls.common_args(params), dets=params["dets"])
+        agent = cls(**cls.common_args(params))
+        agent.dets = params["dets"]
+        return agent
 
     def search(self, state: GameState, seat: int, rollout: RolloutPolicy) -> tuple[list[Tree], str]:
         deals = [state.determinize(seat, self.rng) for _ in range(self.dets)]
@@ -53,7 +56,7 @@ class PimcAgent(SearchAgent):
         return trees, f"of UCT on {self.dets} sampled deals, each searched as if face up"
 
 
-PARAMS = (
+PARAMS: Final = (
     *SEARCH_PARAMS,
     Param("dets", int, 20, "sampled deals (determinizations) per decision", minimum=1),
     SEED,

@@ -36,7 +36,9 @@ import time
 from abc import abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
+
+from mypy_extensions import mypyc_attr
 
 from decklab.bots.base import Agent, Hint, Param
 from decklab.bots.greedy import game_estimate, game_greedy, game_values
@@ -644,7 +646,7 @@ def run_budget(
     return done
 
 
-SEARCH_PARAMS: tuple[Param, ...] = (
+SEARCH_PARAMS: Final[tuple[Param, ...]] = (
     Param("time", float, None, "seconds of search per decision", minimum=0.001),
     Param("iters", int, None, "iterations per decision (default 1000 if no time)", minimum=1),
     Param("c", float, 0.7, "UCB exploration constant", minimum=0.0),
@@ -721,7 +723,7 @@ SEARCH_PARAMS: tuple[Param, ...] = (
         minimum=0,
     ),
 )
-DEFAULT_ITERS = 1000
+DEFAULT_ITERS: Final = 1000
 
 
 def budget_from(params: dict[str, object]) -> Budget:
@@ -734,6 +736,7 @@ def budget_from(params: dict[str, object]) -> Budget:
     return Budget(iters, seconds)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SearchAgent(Agent):
     """An agent that searches on each decision; subclasses say where iterations start."""
 

@@ -9,11 +9,12 @@ records replay identically even if this generator ever changes.
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import MutableSequence, Sequence
-from typing import TypeVar
+from typing import Final, TypeVar
 
 T = TypeVar("T")
-_MASK = (1 << 64) - 1
+_MASK: Final = (1 << 64) - 1
 
 
 class Rng:
@@ -59,6 +60,46 @@ class Rng:
             items[i], items[j] = items[j], items[i]
 
     def copy(self) -> Rng:
-        r = Rng.__new__(Rng)
-        r.s = self.s
-        return r
+        # The constructor, not ``Rng.__new__(Rng)`` and a field assignment: compiled,
+        # ``__new__`` is a slow generic call while the constructor is a native one,
+        # and search copies a generator with every state it clones.
+        return Rng(self.s)
+
+
+# The searches and the determinizations draw from the standard library's
+# ``random.Random`` (a bot's seed fixes its moves). Its ``shuffle`` and ``choice``
+# are written in Python, so they stay interpreted in the compiled build and were
+# the largest single cost of several games' determinize. These are the same
+# algorithms (CPython's, unchanged since 3.2) drawing the same ``getrandbits``:
+# for the same generator they give the same results, compiled with the rest.
+
+
+def std_below(rng: random.Random, n: int) -> int:
+    """``rng._randbelow(n)``: rejection sampling on ``n.bit_length()`` bits (n > 0)."""
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
+def std_shuffle(rng: random.Random, items: list[T]) -> None:
+    """``rng.shuffle(items)``: the same permutation from the same generator state.
+
+    Lists only (compiled, list indexing is then a native operation).
+    """
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
+def std_choice(rng: random.Random, items: list[T]) -> T:
+    """``rng.choice(items)``: the same pick from the same generator state."""
+    if not items:
+        raise IndexError("Cannot choose from an empty sequence")
+    return items[std_below(rng, len(items))]

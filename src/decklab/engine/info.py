@@ -9,15 +9,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from decklab.engine.errors import OptionError, excerpt
 
 _MAX_DIGITS = 18
 """Whole-number options have at most this many digits (no game needs more)."""
 
-_TRUE = {"1", "true", "yes", "on", "y"}
-_FALSE = {"0", "false", "no", "off", "n"}
+_TRUE: Final = {"1", "true", "yes", "on", "y"}
+_FALSE: Final = {"0", "false", "no", "off", "n"}
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,9 @@ import random
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Final, TypeVar
+
+from mypy_extensions import mypyc_attr
 
 from decklab import cards
 from decklab.engine.chance import Rng
@@ -26,10 +28,10 @@ from decklab.engine.errors import ChanceError, IllegalAction
 from decklab.engine.info import GameInfo
 from decklab.engine.shorthand import DeckPiles, expand_setup
 
-CHANCE = -1
+CHANCE: Final = -1
 """The actor of a chance outcome in a state's history."""
 
-ALL = -2
+ALL: Final = -2
 """Pass as the viewer to see everything (analysis, replay output, golden files)."""
 
 Viewer = int | None
@@ -66,11 +68,15 @@ def normalize_action_text(text: str) -> str:
     return " ".join(out)
 
 
-def _plain_number(value: float) -> float:
-    """Whole scores print as whole numbers (``9``, not ``9.0``) in records and JSON."""
+def _plain_number(value: float) -> int | float:
+    """Whole scores print as whole numbers (``9``, not ``9.0``) in records and JSON.
+
+    Declared ``int | float``: compiled, a ``float`` result would turn the int back into 9.0.
+    """
     return int(value) if float(value).is_integer() else value
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # games may be written outside the compiled set
 class GameState(ABC):
     """Base of every game's state. See the module docstring for the contract."""
 

@@ -21,9 +21,10 @@ same samples from the same ``rng``, and so the same choice.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 from decklab import cards
+from decklab.engine.chance import std_shuffle
 from decklab.games.cabin.solver import (
     K_BEACH,
     K_BUILD,
@@ -54,13 +55,13 @@ from decklab.games.cabin.state import (
     CabinState,
 )
 
-SAMPLES = 24
+SAMPLES: Final = 24
 """Sampled deals per decision: about half a second of CPU a game (40 samples did not
 do better on 40 deals, 8 did a little worse)."""
-NODES = 0
+NODES: Final = 0
 """Solver nodes per choice and sample on top of the bound (0: the bound alone)."""
 
-_KIND_ACTION = {
+_KIND_ACTION: Final = {
     K_CABIN: ANCHOR_CABIN,
     K_BEACH: ANCHOR_BEACH,
     K_DUMP: DUMP,
@@ -69,7 +70,7 @@ _KIND_ACTION = {
     K_TBEACH: TAKE_BEACH,
     K_TCABIN: TAKE_CABIN,
 }
-_KINDS = ("aces", "numbers", "faces")
+_KINDS: Final = ("aces", "numbers", "faces")
 
 
 def _keys(view: dict[str, Any]) -> list[int]:
@@ -110,14 +111,14 @@ class Sampler:
         """A sampled (sea, cabin, beach), each in the order the cards come off."""
         pools = [p.copy() for p in self.pools]
         for p in pools:
-            rng.shuffle(p)
+            std_shuffle(rng, p)
         out = {}
         for pile in ("cabin", "sea", "beach"):
             got = []
             for kind, n in enumerate(self.counts[pile]):
                 got.extend(pools[kind][-n:] if n else [])
                 del pools[kind][len(pools[kind]) - n :]
-            rng.shuffle(got)
+            std_shuffle(rng, got)
             out[pile] = got
         sea = ([self.pending] if self.phase == "sea" else []) + out["sea"]
         return tuple(sea), tuple(out["cabin"]), self.seen_beach + tuple(out["beach"])

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from decklab import cards
 from decklab.games.cabin.state import (
@@ -36,28 +36,28 @@ from decklab.games.cabin.state import (
     CabinState,
 )
 
-_ACE_HIGH = 14
+_ACE_HIGH: Final = 14
 
 # The prices below were tuned on seeded deals (the rules above set their shape).
-SLOT = 1.75
+SLOT: Final = 1.75
 """A free slot's base price; it rises as slots run out."""
-SLOT_SCARCE = 12.0
+SLOT_SCARCE: Final = 12.0
 """Extra price of a slot once no more are left than suits waiting for a live stack."""
-ACE_START = 0.5
+ACE_START: Final = 0.5
 """An ace starting a stack costs this share of a slot."""
-CLOSE = 0.2
+CLOSE: Final = 0.2
 """Closing a stack with an ace costs this on top of what it shuts out."""
-CABIN = 1.3
+CABIN: Final = 1.3
 """The guess for the unseen cabin card."""
-CABIN_ACE_GIFT = 1.75
+CABIN_ACE_GIFT: Final = 1.75
 """How much an ace among the cabin's cards is worth while a slot is free."""
-CABIN_ACE_RISK = 8.0
+CABIN_ACE_RISK: Final = 8.0
 """How much an ace hurts once no slot is free (it must close a stack)."""
-LATER = 1.0
+LATER: Final = 1.0
 """The guess for sending a card that could still be built to the deep sea."""
-TIGHT_WHEN_FULL = 0.85
+TIGHT_WHEN_FULL: Final = 0.85
 """Cards shut out count this much more once no slot is free to rescue them."""
-BELOW_NEW = 0.1
+BELOW_NEW: Final = 0.1
 """Share of the cards below a new stack's start that no other stack takes."""
 
 

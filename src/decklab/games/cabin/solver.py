@@ -46,8 +46,10 @@ found with ``exact=False``.
 
 from __future__ import annotations
 
+import gc
 import heapq
 from dataclasses import dataclass
+from typing import Final
 
 from decklab.games.cabin.state import (
     _HIGH,
@@ -68,17 +70,28 @@ from decklab.games.cabin.state import (
 # ------------------------------------------------------------ bit tables
 # A remaining card is one bit at ``_HIGH[card]`` (suit << 4 | rank, an ace at 14),
 # so "cards of suit s that a stack with top key k accepts" is a shift and a mask.
-_SUIT_BITS = [sum(1 << (s << 4 | r) for r in range(2, 15)) for s in range(4)]
-_DOUBLE_BITS = sum(1 << (s << 4 | r) for s in range(4) for r in (11, 12, 13, 14))
+_SUIT_BITS: Final = [sum(1 << (s << 4 | r) for r in range(2, 15)) for s in range(4)]
+_DOUBLE_BITS: Final = sum(1 << (s << 4 | r) for s in range(4) for r in (11, 12, 13, 14))
 """Bits of the cards worth 2 squid points (face cards and aces, C5)."""
-_DEAD = -1
+_DEAD: Final = -1
 """Canonical key of a stack that accepts no remaining card (its suit no longer matters)."""
 
 # Turn kinds (what is done with the sea card or which pile is taken from) …
-K_BUILD, K_CABIN, K_BEACH, K_DUMP, K_SINK, K_DEEP, K_TBEACH, K_TCABIN, K_PLACE = range(9)
+K_BUILD: Final = 0
+K_CABIN: Final = 1
+K_BEACH: Final = 2
+K_DUMP: Final = 3
+K_SINK: Final = 4
+K_DEEP: Final = 5
+K_TBEACH: Final = 6
+K_TCABIN: Final = 7
+K_PLACE: Final = 8
 # … and where the card taken or built goes.
-P_TIGHT, P_NEW, P_LOST, P_NONE = range(4)
-_INF = 1 << 20
+P_TIGHT: Final = 0
+P_NEW: Final = 1
+P_LOST: Final = 2
+P_NONE: Final = 3
+_INF: Final = 1 << 20
 
 
 def _cost(mask: int) -> int:
@@ -117,12 +130,14 @@ class Solution:
 # shared out among the suits. Ranks here: 2..13 as such, an ace 1 (it may start a
 # stack low or close one high), a stack top 0 for a fresh stack.
 
-_RANK_POINTS = [2] + [2] + [1] * 9 + [2, 2, 2, 2]
+_RANK_POINTS: Final = [2] + [2] + [1] * 9 + [2, 2, 2, 2]
 """Squid points by rank 0..14 (an ace is 1 or 14), C5."""
 
-_PILE_MEMO: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
-_SEA_MEMO: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]], int] = {}
-_MEMO_CAP = 400_000
+_PILE_MEMO: Final[dict[tuple[tuple[int, ...], tuple[int, ...]], int]] = {}
+_SEA_MEMO: Final[
+    dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]], int]
+] = {}
+_MEMO_CAP: Final = 400_000
 """The relaxation memos are shared by every deal (the same small sequences recur); past
 this many entries they are cleared so that memory stays bounded."""
 
@@ -701,7 +716,7 @@ def _place_action(state: CabinState, place: int) -> int:
     return _tight_index(state) if place == P_TIGHT else NEW
 
 
-_KIND_ACTION = {
+_KIND_ACTION: Final = {
     K_CABIN: ANCHOR_CABIN,
     K_BEACH: ANCHOR_BEACH,
     K_DUMP: DUMP,
@@ -752,7 +767,22 @@ def solve(state: CabinState, node_limit: int | None = None, beam_width: int = 4)
 
     ``score`` includes the points already lost. With ``node_limit`` the search may
     stop early: the result is then the best line found, with ``exact=False``.
+
+    The cyclic garbage collector is paused for the solve: the search allocates
+    millions of small tuples (keys, table entries) that form no cycles, and the
+    collections they trigger, walking an ever larger transposition table, cost
+    about a sixth of the compiled solver's time. Nothing else changes.
     """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _solve(state, node_limit, beam_width)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _solve(state: CabinState, node_limit: int | None, beam_width: int) -> Solution:
     if state.is_terminal():
         return Solution(state.points, [], 0)
     search = Search.from_state(state, node_limit)

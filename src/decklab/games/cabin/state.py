@@ -18,15 +18,16 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
-from typing import Any
+from typing import Any, Final
 
 from decklab import cards
+from decklab.engine.chance import std_shuffle
 from decklab.engine.errors import SetupError
 from decklab.engine.info import GameInfo, Option
 from decklab.engine.shorthand import DeckPiles
 from decklab.engine.state import ALL, GameState, Viewer, seat_name
 
-INFO = GameInfo(
+INFO: Final = GameInfo(
     name="cabin",
     title="The Cabin by the Sea",
     version=1,
@@ -59,22 +60,22 @@ INFO = GameInfo(
 
 # ----------------------------------------------------------------- actions
 # 0..7 build the pending card on stack s1..s8; the rest are fixed words.
-NEW = 8
+NEW: Final = 8
 """Build the pending card as a new stack."""
-ANCHOR_CABIN = 9
+ANCHOR_CABIN: Final = 9
 """Send the sea card to the deep sea, take the top of the cabin pile (C3 b)."""
-ANCHOR_BEACH = 10
+ANCHOR_BEACH: Final = 10
 """Send the sea card to the deep sea, take the top of the beach (C3 b)."""
-ANCHOR = 11
+ANCHOR: Final = 11
 """Send the sea card to the deep sea, nothing to take (C3's last case, only a choice with C6)."""
-DUMP = 12
+DUMP: Final = 12
 """Put the sea card face up on top of the beach (C6)."""
-TAKE_DEEP = 13
-TAKE_BEACH = 14
-TAKE_CABIN = 15
+TAKE_DEEP: Final = 13
+TAKE_BEACH: Final = 14
+TAKE_CABIN: Final = 15
 """Once the sea is empty, take the top of the deep sea, the beach or the cabin (C4)."""
 
-_WORDS = {
+_WORDS: Final = {
     NEW: "new",
     ANCHOR_CABIN: "anchor cabin",
     ANCHOR_BEACH: "anchor beach",
@@ -86,30 +87,36 @@ _WORDS = {
 }
 
 # ------------------------------------------------------------------ phases
-SEA, PLACE, TAKE, OVER = 0, 1, 2, 3
-_PHASE_NAMES = ("sea", "place", "take", "over")
+SEA: Final = 0
+PLACE: Final = 1
+TAKE: Final = 2
+OVER: Final = 3
+_PHASE_NAMES: Final = ("sea", "place", "take", "over")
 
 # Where the pending card came from.
-FROM_SEA, FROM_CABIN, FROM_BEACH, FROM_DEEP = 0, 1, 2, 3
-_SOURCE_NAMES = ("sea", "cabin", "beach", "deep")
+FROM_SEA: Final = 0
+FROM_CABIN: Final = 1
+FROM_BEACH: Final = 2
+FROM_DEEP: Final = 3
+_SOURCE_NAMES: Final = ("sea", "cabin", "beach", "deep")
 
 # ---------------------------------------------------------- card tables
 # Cards are ``rank | suit << 4``; tables are indexed by the card int.
-_POINTS = [0] * 64
+_POINTS: Final = [0] * 64
 """Squid points of a card (C5): 2 for an ace or a face card, 1 for a number card."""
-_HIGH = [0] * 64
+_HIGH: Final = [0] * 64
 """A card's key when it goes on a stack: the card itself, an ace counting as rank 14 (C2)."""
-_KIND = [0] * 64
+_KIND: Final = [0] * 64
 """0 ace, 1 number card, 2 face card: what the player knows each pile was dealt."""
 for _c in cards.deck():
     _r = _c & 15
     _POINTS[_c] = 2 if _r == 1 or _r >= cards.JACK else 1
     _HIGH[_c] = _c + 13 if _r == 1 else _c
     _KIND[_c] = 0 if _r == 1 else 2 if _r >= cards.JACK else 1
-_KIND_NAMES = ("aces", "numbers", "faces")
-_DECK = frozenset(cards.deck())
+_KIND_NAMES: Final = ("aces", "numbers", "faces")
+_DECK: Final = frozenset(cards.deck())
 
-_TAKE_LEGAL: dict[tuple[bool, bool, bool], list[int]] = {
+_TAKE_LEGAL: Final[dict[tuple[bool, bool, bool], list[int]]] = {
     (d, b, c): [a for a, ok in ((TAKE_DEEP, d), (TAKE_BEACH, b), (TAKE_CABIN, c)) if ok]
     for d in (False, True)
     for b in (False, True)
@@ -117,9 +124,9 @@ _TAKE_LEGAL: dict[tuple[bool, bool, bool], list[int]] = {
 }
 """C4's choices by which of deep sea, beach, cabin are non-empty (shared, never mutated)."""
 
-_ACTING = (0,)
-_NOBODY: tuple[int, ...] = ()
-_SETUP_KEYS = ("cabin", "beach", "sea")
+_ACTING: Final = (0,)
+_NOBODY: Final[tuple[int, ...]] = ()
+_SETUP_KEYS: Final = ("cabin", "beach", "sea")
 
 
 def _stack_name(i: int) -> str:
@@ -130,7 +137,7 @@ def _top_first(pile: list[int]) -> list[str]:
     return [cards.to_str(c) for c in reversed(pile)]
 
 
-_MAX_POINTS = 68
+_MAX_POINTS: Final = 68
 """Every card in the squid pile: 16 aces and face cards at 2, 36 number cards at 1 (C5)."""
 
 
@@ -645,11 +652,11 @@ class CabinState(GameState):
         # true order of the hidden cards.
         for pool in pools:
             pool.sort()
-            rng.shuffle(pool)
+            std_shuffle(rng, pool)
         fresh = []
         for seg in segments:
             kinds = sorted(_KIND[c] for c in seg)
-            rng.shuffle(kinds)
+            std_shuffle(rng, kinds)
             fresh.append([pools[k].pop() for k in kinds])
         d.cabin, d.sea = fresh[0], fresh[1]
         d.beach[:hidden] = fresh[2]

@@ -27,12 +27,14 @@ lock into one pattern). The heuristics, and why:
 from __future__ import annotations
 
 import random
+from typing import Final
 
+from decklab.engine.chance import std_choice
 from decklab.games.corporation.state import CorporationState
 
-MEMORY = 12
+MEMORY: Final = 12
 """Rounds of history an opponent model looks at: recent habits, cheap to count."""
-NEAR_TIE = 0.05
+NEAR_TIE: Final = 0.05
 """Values within this fraction of the best are equally good: split them at random."""
 
 
@@ -139,4 +141,4 @@ def greedy_action(state: CorporationState, seat: int, rng: random.Random) -> int
         values.append((ev, v))
     best = max(ev for ev, _ in values)
     near = [v for ev, v in values if ev >= best * (1.0 - NEAR_TIE)]
-    return near[0] if len(near) == 1 else rng.choice(near)
+    return near[0] if len(near) == 1 else std_choice(rng, near)

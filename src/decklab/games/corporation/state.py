@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
+from decklab.engine.chance import std_choice
 from decklab.engine.errors import IllegalAction, SetupError
 from decklab.engine.info import GameInfo, Option
 from decklab.engine.state import ALL, GameState, Viewer, seat_name
 
-_VALUE_TEXT = {1: "A"}
+_VALUE_TEXT: Final = {1: "A"}
 
 
 def _default_target(n: int) -> int:
@@ -28,7 +29,7 @@ def _default_top(n: int) -> int:
     return n
 
 
-INFO = GameInfo(
+INFO: Final = GameInfo(
     name="corporation",
     title="Corporation",
     version=1,
@@ -299,7 +300,7 @@ class CorporationState(GameState):
         d._reseed(rng)
         for s in range(self.num_players):
             if s != seat and d.choices[s]:
-                d.choices[s] = rng.choice(self._legal[s])
+                d.choices[s] = std_choice(rng, self._legal[s])
         d.history = [
             (actor, d.choices[actor] if i >= self._round_start and actor >= 0 else a)
             for i, (actor, a) in enumerate(d.history)

@@ -45,13 +45,14 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
+from typing import Final
 
 from decklab.games.facade.scoring import can_join, group_kind, group_score
 from decklab.games.facade.state import BID_WORTH, BIDDING, PLACE_BASE, FacadeState
 
-DENIAL = 0.5
+DENIAL: Final = 0.5
 """How much a card is worth to us because a rival would gain it otherwise."""
-LAND = 0.55
+LAND: Final = 0.55
 """The chance of getting a card still to come that one goes for (see the docstring)."""
 
 
@@ -66,17 +67,17 @@ def _below_table() -> list[list[float]]:
     return table
 
 
-_BELOW = _below_table()
+_BELOW: Final = _below_table()
 
 
-_SHARED: dict[int, dict[tuple[tuple[int, ...], int], float]] = {}
+_SHARED: Final[dict[int, dict[tuple[tuple[int, ...], int], float]]] = {}
 """Group estimates by the set of cards still to come, shared between decisions.
 
 An estimate depends only on that set, and it changes only when a card moves,
 so consecutive decisions (and every sampled deal of one search decision: the
 set is public) reuse each other's estimates. Cleared when it grows too big.
 """
-_SHARED_MAX = 256
+_SHARED_MAX: Final = 256
 
 
 class _Table:
@@ -281,7 +282,7 @@ def expected_scores(state: FacadeState) -> list[float]:
     out = []
     for s in range(state.num_players):
         house = table.house[s]
-        total = sum(table.estimate(g, house) for g in state.groups[s])
+        total = sum((table.estimate(g, house) for g in state.groups[s]), 0.0)
         total += sum(table.worth(state, s, c) for c in state.won[s])
         out.append(float(total))
     return out

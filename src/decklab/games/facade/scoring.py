@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
+from typing import Final
 
 from decklab import cards
 
-SEQUENCE_POINTS = 1
-HOUSE_SEQUENCE_POINTS = 3
-SET_POINTS = 1
-COMPLETE_SIZE = 3
+SEQUENCE_POINTS: Final = 1
+HOUSE_SEQUENCE_POINTS: Final = 3
+SET_POINTS: Final = 1
+COMPLETE_SIZE: Final = 3
 
 
 def can_join(group: Sequence[int], card: int) -> bool:

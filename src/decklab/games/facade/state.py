@@ -15,31 +15,32 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from decklab import cards
+from decklab.engine.chance import std_shuffle
 from decklab.engine.errors import SetupError
 from decklab.engine.info import GameInfo, Option
 from decklab.engine.shorthand import DeckPiles
 from decklab.engine.state import ALL, GameState, Viewer, seat_index, seat_name
 from decklab.games.facade.scoring import can_join, group_score, is_possible
 
-HOUSE_LETTERS = "SHDC"
-BID_RANKS = (cards.ACE, cards.JACK, cards.QUEEN, cards.KING)
-BID_WORTH = (1, 2, 4, 4)
+HOUSE_LETTERS: Final = "SHDC"
+BID_RANKS: Final = (cards.ACE, cards.JACK, cards.QUEEN, cards.KING)
+BID_WORTH: Final = (1, 2, 4, 4)
 """F2: A=1, J=2, Q=4, K=4 — Q and K are worth the same but are different cards."""
-FULL_HAND = 0b1111
-PHASE_CARDS = 4
-PLACE_BASE = 512
-NEW_GROUP = 0
+FULL_HAND: Final = 0b1111
+PHASE_CARDS: Final = 4
+PLACE_BASE: Final = 512
+NEW_GROUP: Final = 0
 
-_RANK_MASK = [0] * 16
-_SUIT_MASK = [0] * 8
+_RANK_MASK: Final = [0] * 16
+_SUIT_MASK: Final = [0] * 8
 for _s in range(5):
     for _r in range(2, 11):
         _RANK_MASK[_r] |= 1 << cards.card(_r, _s)
         _SUIT_MASK[_s] |= 1 << cards.card(_r, _s)
-_ONE_CARD_ACCEPTS = [
+_ONE_CARD_ACCEPTS: Final = [
     (_RANK_MASK[c & 15] | _SUIT_MASK[c >> 4]) & ~(1 << c)
     if 2 <= c & 15 <= 10 and c >> 4 <= 4
     else 0
@@ -47,15 +48,17 @@ _ONE_CARD_ACCEPTS = [
 ]
 """For a one-card group {c}: the bit mask of the cards that may join it (F8)."""
 
-_TEXT = [cards.to_str(c) if 1 <= c & 15 <= 13 and c >> 4 <= 4 else "" for c in range(1 << 7)]
+_TEXT: Final = [cards.to_str(c) if 1 <= c & 15 <= 13 and c >> 4 <= 4 else "" for c in range(1 << 7)]
 """Card text by card int: export_setup runs for every new game, so it should be cheap."""
-_PLAIN_DECK = tuple(cards.deck(cards.STANDARD_SUITS, range(2, 11)))
-_STARS_DECK = tuple(cards.deck([*cards.STANDARD_SUITS, cards.STARS], range(2, 11)))
+_PLAIN_DECK: Final = tuple(cards.deck(cards.STANDARD_SUITS, range(2, 11)))
+_STARS_DECK: Final = tuple(cards.deck([*cards.STANDARD_SUITS, cards.STARS], range(2, 11)))
 
-BIDDING, PLACING, OVER = 0, 1, 2
-_STEP_NAMES = ("bidding", "placing", "over")
-_NO_ACTIONS: list[int] = []
-_ACTING: tuple[tuple[int, ...], ...] = ((0,), (1,), (2,), (3,), ())
+BIDDING: Final = 0
+PLACING: Final = 1
+OVER: Final = 2
+_STEP_NAMES: Final = ("bidding", "placing", "over")
+_NO_ACTIONS: Final[list[int]] = []
+_ACTING: Final[tuple[tuple[int, ...], ...]] = ((0,), (1,), (2,), (3,), ())
 """to_act by actor, without allocating; actor -1 (game over) is the last entry."""
 
 
@@ -76,7 +79,7 @@ def _check_house(value: Any, n: int) -> str | None:
     return None
 
 
-INFO = GameInfo(
+INFO: Final = GameInfo(
     name="facade",
     title="Façade",
     version=1,
@@ -229,8 +232,9 @@ class FacadeState(GameState):
         for text in raw:
             try:
                 order.append(cards.parse(text))
-            except cards.CardError as exc:
-                raise SetupError(f"draw_pile: {exc}") from None
+            # ``bad``, not ``exc``: compiled, one name has one type in a function (see below)
+            except cards.CardError as bad:
+                raise SetupError(f"draw_pile: {bad}") from None
         expected = self.full_deck()
         allowed = set(expected)
         seen: set[int] = set()
@@ -635,7 +639,7 @@ class FacadeState(GameState):
         d._reseed(rng)
         # Sorted first, so the sample never depends on the true (hidden) pile order.
         d.pile.sort()
-        rng.shuffle(d.pile)
+        std_shuffle(rng, d.pile)
         dealt = len(self.deck) - len(self.pile)
         d.deck = self.deck[:dealt] + tuple(reversed(d.pile))
         if self.mode == BIDDING and self.bids:
@@ -644,7 +648,7 @@ class FacadeState(GameState):
             for s in range(n):
                 perm = [0, 1, 2, 3]
                 if s != seat:
-                    rng.shuffle(perm)
+                    std_shuffle(rng, perm)
                 new_k.append(perm)
             used = [0] * n
             bids = []

@@ -29,8 +29,10 @@ hand, nor the main deck or the turn deck's order, is ever read.
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from decklab import cards
+from decklab.engine.chance import std_choice
 from decklab.games.lonely_face.state import LonelyFaceState
 from decklab.games.lonely_face.tables import (
     DIE,
@@ -45,9 +47,9 @@ from decklab.games.lonely_face.tables import (
     TAKE,
 )
 
-PAIR_COUNT = 0.05
+PAIR_COUNT: Final = 0.05
 """What one more pair is worth beside its points: it breaks ties (L11)."""
-HAND_WORTH = [0.0] * 64
+HAND_WORTH: Final = [0.0] * 64
 """How much a card is worth in hand: faces and hearts make good pairs later; spades bad ones."""
 for _c in range(64):
     if 1 <= _c & 15 <= 13 and _c >> 4 <= cards.CLUBS:
@@ -119,7 +121,7 @@ def greedy_action(state: LonelyFaceState, seat: int, rng: random.Random) -> int:
     values = action_values(state, seat, rng)
     best_value = max(values.values())
     best = [a for a in legal if values[a] >= best_value - 1e-9]
-    return best[0] if len(best) == 1 else rng.choice(best)
+    return best[0] if len(best) == 1 else std_choice(rng, best)
 
 
 def action_values(state: LonelyFaceState, seat: int, rng: random.Random) -> dict[int, float]:

@@ -16,10 +16,10 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from itertools import combinations_with_replacement
-from typing import Any
+from typing import Any, Final
 
 from decklab import cards
-from decklab.engine.chance import Rng
+from decklab.engine.chance import Rng, std_shuffle
 from decklab.engine.errors import IllegalAction, SetupError, excerpt
 from decklab.engine.info import GameInfo, Option
 from decklab.engine.shorthand import DeckPiles, complete_tokens
@@ -69,7 +69,7 @@ from decklab.games.lonely_face.tables import (
     pair_points,
 )
 
-INFO = GameInfo(
+INFO: Final = GameInfo(
     name="lonely-face",
     title="Lonely Face",
     version=1,
@@ -98,13 +98,15 @@ INFO = GameInfo(
     ),
 )
 
-PLAY, CHOOSE, OVER = 0, 1, 2
-_PHASE_NAMES = ("play", "choose", "over")
-_EMPTY: list[int] = []
-_SEATS = tuple((s,) for s in range(8))
-_SUIT_TEXT = {"S": cards.SPADES, "H": cards.HEARTS, "D": cards.DIAMONDS, "C": cards.CLUBS}
+PLAY: Final = 0
+CHOOSE: Final = 1
+OVER: Final = 2
+_PHASE_NAMES: Final = ("play", "choose", "over")
+_EMPTY: Final[list[int]] = []
+_SEATS: Final = tuple((s,) for s in range(8))
+_SUIT_TEXT: Final = {"S": cards.SPADES, "H": cards.HEARTS, "D": cards.DIAMONDS, "C": cards.CLUBS}
 _SUIT_TEXT.update({sym: i for i, sym in enumerate(cards.SUIT_SYMBOLS[:4])})
-_SETUP_KEYS_DECK = (
+_SETUP_KEYS_DECK: Final = (
     "grid",
     "hands",
     "main_deck",
@@ -113,8 +115,8 @@ _SETUP_KEYS_DECK = (
     "first_player",
     "turn_deck",
 )
-_SETUP_KEYS_DIE = ("grid", "hands", "main_deck", "piles", "first_player", "first_roll")
-_EMPTY_CELL = "--"
+_SETUP_KEYS_DIE: Final = ("grid", "hands", "main_deck", "piles", "first_player", "first_roll")
+_EMPTY_CELL: Final = "--"
 
 
 # ------------------------------------------------------------------ chance helpers
@@ -1004,7 +1006,7 @@ class LonelyFaceState(GameState):
             chosen = _construct_hands(pool, others, counts, self.forbid, self.musts, rng)
         used = {c for s in others for c in chosen[s]}
         rest = [c for c in pool if c not in used]
-        rng.shuffle(rest)
+        std_shuffle(rng, rest)
         for s in others:
             d.hands[s] = [*self.known[s], *chosen[s]]
         d.deck = rest
@@ -1012,7 +1014,7 @@ class LonelyFaceState(GameState):
             d._setup = {k: v for k, v in self._setup.items() if k == "start_draws"}
         if not self.die:
             d.turn_deck.sort()
-            rng.shuffle(d.turn_deck)
+            std_shuffle(rng, d.turn_deck)
             if d._shuffle_at >= 0:  # the history's shuffle line must not keep the real order
                 order = d.turned + d.turn_deck[::-1]
                 d.history[d._shuffle_at] = (CHANCE, "shuffle " + cards.format_many(order))
@@ -1135,7 +1137,7 @@ def _sample_hands(
     tight constraints). Every input is public, so the result depends on them and ``rng`` only."""
     if not any(forbid[s] or musts[s] for s in others):
         shuffled = pool.copy()
-        rng.shuffle(shuffled)
+        std_shuffle(rng, shuffled)
         out: dict[int, list[int]] = {}
         k = 0
         for s in others:
@@ -1193,7 +1195,7 @@ def _construct_hands(
             for combo in combinations_with_replacement(ok, counts[s])
             if all(any(1 << groups[i][0] & m for i in combo) for m in musts[s])
         ]
-        rng.shuffle(opts)
+        std_shuffle(rng, opts)
         options[s] = opts
     failed: set[tuple[int, tuple[int, ...]]] = set()
     plan: list[tuple[int, ...]] = []
@@ -1217,7 +1219,7 @@ def _construct_hands(
         raise AssertionError("no hands fit what the table learnt (the real ones should)")
     plan.reverse()
     for g in groups:
-        rng.shuffle(g)
+        std_shuffle(rng, g)
     return {s: [groups[i].pop() for i in combo] for s, combo in zip(others, plan, strict=True)}
 
 

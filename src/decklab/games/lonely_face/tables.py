@@ -8,15 +8,19 @@ top), column ``i % 4`` (a at the left), named like ``b2``.
 
 from __future__ import annotations
 
+from typing import Final
+
 from decklab import cards
 
-SIZE = 4
-CELLS = SIZE * SIZE
-FULL = (1 << CELLS) - 1
+SIZE: Final = 4
+CELLS: Final = SIZE * SIZE
+FULL: Final = (1 << CELLS) - 1
 """The bit mask of a grid with every cell filled."""
 
-CELL_NAMES: tuple[str, ...] = tuple(f"{'abcd'[i % SIZE]}{i // SIZE + 1}" for i in range(CELLS))
-CELL_OF: dict[str, int] = {name: i for i, name in enumerate(CELL_NAMES)}
+CELL_NAMES: Final[tuple[str, ...]] = tuple(
+    f"{'abcd'[i % SIZE]}{i // SIZE + 1}" for i in range(CELLS)
+)
+CELL_OF: Final[dict[str, int]] = {name: i for i, name in enumerate(CELL_NAMES)}
 
 
 def _neighbours(i: int) -> tuple[int, ...]:
@@ -29,54 +33,58 @@ def _neighbours(i: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-NB: tuple[tuple[int, ...], ...] = tuple(_neighbours(i) for i in range(CELLS))
+NB: Final[tuple[tuple[int, ...], ...]] = tuple(_neighbours(i) for i in range(CELLS))
 """Orthogonal neighbours of each cell (L6), in reading order."""
 
-EDGES: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(CELLS) for b in NB[a] if a < b)
+EDGES: Final[tuple[tuple[int, int], ...]] = tuple(
+    (a, b) for a in range(CELLS) for b in NB[a] if a < b
+)
 """Every pair of orthogonally adjacent cells, lower cell first, in reading order: 24 edges."""
 
-EDGE_OF: dict[tuple[int, int], int] = {}
+EDGE_OF: Final[dict[tuple[int, int], int]] = {}
 for _e, (_a, _b) in enumerate(EDGES):
     EDGE_OF[(_a, _b)] = _e
     EDGE_OF[(_b, _a)] = _e
 
-NBE: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+NBE: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(
     tuple((j, EDGE_OF[(i, j)]) for j in NB[i]) for i in range(CELLS)
 )
 """Each cell's neighbours with the edge that joins them: ``(neighbour, edge)``."""
 
 # ------------------------------------------------------------------ action codes
-PASS = 0
-FLIP = 1
+PASS: Final = 0
+FLIP: Final = 1
 """``FLIP + edge``: exchange the two cards of an edge (L5a)."""
-TAKE = 32
+TAKE: Final = 32
 """``TAKE + edge``: take the pair on an edge (L5c, or the follow-up choice of L7)."""
-SWAP = 64
+SWAP: Final = 64
 """``SWAP + card * 16 + cell``: a hand card for a grid card (L5b)."""
-NUM_EDGES = len(EDGES)
+NUM_EDGES: Final = len(EDGES)
 
 # The take actions of the pairs a flip of edge (x, y) may create, looked up before
 # the flip is made: first x's other neighbours (which the card from y will meet),
 # then y's other neighbours (which the card from x will meet). The flipped edge itself holds the same two cards as before,
 # so it is never a new pair (L7); and in a square grid two neighbours of one
 # cell are never adjacent, so every pair found this way is new.
-FLIP_SIDES: tuple[tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]], ...] = tuple(
-    (
-        tuple((z, TAKE + EDGE_OF[(a, z)]) for z in NB[a] if z != b),
-        tuple((w, TAKE + EDGE_OF[(b, w)]) for w in NB[b] if w != a),
+FLIP_SIDES: Final[tuple[tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]], ...]] = (
+    tuple(
+        (
+            tuple((z, TAKE + EDGE_OF[(a, z)]) for z in NB[a] if z != b),
+            tuple((w, TAKE + EDGE_OF[(b, w)]) for w in NB[b] if w != a),
+        )
+        for a, b in EDGES
     )
-    for a, b in EDGES
 )
-NBT: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+NBT: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(
     tuple((j, TAKE + e) for j, e in NBE[i]) for i in range(CELLS)
 )
 """Each cell's neighbours with the take action of their edge."""
 
 # ------------------------------------------------------------------ cards
-DECK: tuple[int, ...] = tuple(cards.deck())
+DECK: Final[tuple[int, ...]] = tuple(cards.deck())
 """The 52 standard cards (a main deck and a turn deck are each one of these, L1)."""
-DECK_SET = frozenset(DECK)
-STR: list[str] = ["--"] * 64
+DECK_SET: Final = frozenset(DECK)
+STR: Final[list[str]] = ["--"] * 64
 """``STR[c]``: the K1 text of card c (a list lookup is much cheaper than formatting)."""
 for _c in DECK:
     STR[_c] = cards.to_str(_c)
@@ -99,34 +107,36 @@ def pair_points(a: int, b: int) -> int:
     return 0
 
 
-PAIR: list[bool] = [False] * 4096
+PAIR: Final[list[bool]] = [False] * 4096
 """``PAIR[a << 6 | b]``: cards a and b make a pair. Index 0 (an empty cell) never pairs."""
-SCORE: list[int] = [0] * 4096
+SCORE: Final[list[int]] = [0] * 4096
 for _x in DECK:
     for _y in DECK:
         if _x != _y and is_pair(_x, _y):
             PAIR[_x << 6 | _y] = True
             SCORE[_x << 6 | _y] = pair_points(_x, _y)
 
-SWAP_ALL: dict[int, list[int]] = {c: [SWAP + c * 16 + i for i in range(CELLS)] for c in DECK}
+SWAP_ALL: Final[dict[int, list[int]]] = {c: [SWAP + c * 16 + i for i in range(CELLS)] for c in DECK}
 """A hand card's swaps with a full grid."""
 
-SUIT_MASK: list[int] = [0] * 4
+SUIT_MASK: Final[list[int]] = [0] * 4
 """Bit ``c`` set for every card ``c`` of the suit (cards are < 64, so one int holds a set)."""
-FACE_MASK: list[int] = [0] * 4
+FACE_MASK: Final[list[int]] = [0] * 4
 """The same for the suit's J, Q and K."""
 for _c in DECK:
     SUIT_MASK[_c >> 4] |= 1 << _c
     if cards.is_face(_c):
         FACE_MASK[_c >> 4] |= 1 << _c
 
-HIGH: dict[int, int] = {c: 14 if cards.rank_of(c) == cards.ACE else cards.rank_of(c) for c in DECK}
+HIGH: Final[dict[int, int]] = {
+    c: 14 if cards.rank_of(c) == cards.ACE else cards.rank_of(c) for c in DECK
+}
 """L3's start draw: 2 lowest … K, A highest; suits do not matter."""
 
-DIE = (cards.HEARTS, cards.HEARTS, cards.SPADES, cards.SPADES, cards.CLUBS, cards.DIAMONDS)
+DIE: Final = (cards.HEARTS, cards.HEARTS, cards.SPADES, cards.SPADES, cards.CLUBS, cards.DIAMONDS)
 """L1: the suit die's six faces."""
 
-_CELLS_OF: dict[int, tuple[int, ...]] = {}
+_CELLS_OF: Final[dict[int, tuple[int, ...]]] = {}
 
 
 def cells_of(mask: int) -> tuple[int, ...]:
@@ -142,11 +152,11 @@ def cells_of(mask: int) -> tuple[int, ...]:
 # a few integer operations: bit i of ``m & (m >> 1) & RIGHT`` says cells i and i+1
 # (same row) both have the property, bit i of ``m & (m >> 4) & DOWN`` says cells i and
 # i+4 both have it. The tables below turn such edge masks into action tuples.
-RIGHT = 0x7777
+RIGHT: Final = 0x7777
 """Cells with a right-hand neighbour (columns a–c)."""
-DOWN = 0x0FFF
+DOWN: Final = 0x0FFF
 """Cells with a neighbour below (rows 1–3)."""
-LEFT = 0xEEEE
+LEFT: Final = 0xEEEE
 """Cells with a left-hand neighbour (columns b–d)."""
 
 
@@ -160,10 +170,10 @@ def _edge_table(span: int, step: int, base: int) -> list[tuple[int, ...]]:
     return table
 
 
-FLIPS_RIGHT = _edge_table(RIGHT, 1, FLIP)
-FLIPS_DOWN = _edge_table(DOWN, SIZE, FLIP)
-TAKES_RIGHT = _edge_table(RIGHT, 1, TAKE)
-TAKES_DOWN = _edge_table(DOWN, SIZE, TAKE)
-FACE_CARD: list[bool] = [False] * 64
+FLIPS_RIGHT: Final = _edge_table(RIGHT, 1, FLIP)
+FLIPS_DOWN: Final = _edge_table(DOWN, SIZE, FLIP)
+TAKES_RIGHT: Final = _edge_table(RIGHT, 1, TAKE)
+TAKES_DOWN: Final = _edge_table(DOWN, SIZE, TAKE)
+FACE_CARD: Final[list[bool]] = [False] * 64
 for _c in DECK:
     FACE_CARD[_c] = cards.is_face(_c)

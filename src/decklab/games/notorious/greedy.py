@@ -35,12 +35,13 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Final
 
 from decklab.games.notorious.state import GIVE, PLAY, NotoriousState
 
-_VALUE = [min(c & 15, 10) for c in range(64)]
+_VALUE: Final = [min(c & 15, 10) for c in range(64)]
 """N5 value by card int: A=1, 2–10 as numbered, J/Q/K=10."""
-_DECK_VALUE = sum(min(r, 10) for r in range(1, 14)) * 4
+_DECK_VALUE: Final = sum(min(r, 10) for r in range(1, 14)) * 4
 """N5 value of one 52-card deck: 340."""
 
 
@@ -92,7 +93,9 @@ def _play(state: NotoriousState, seat: int, legal: list[int]) -> dict[int, float
     bonus_now = state.rounds - state.round + 1
     bonus = state.bonus  # public: face-up cards earn it as they are played (N4)
 
-    weights = [math.exp((e - max(est)) / temp) for e in est]
+    top = max(est)
+    weights = [math.exp((e - top) / temp) for e in est]
+    total_weight = sum(weights)  # the same sums as before, once instead of once per action
 
     values: dict[int, float] = {}
     for action in legal:
@@ -100,8 +103,8 @@ def _play(state: NotoriousState, seat: int, legal: list[int]) -> dict[int, float
         target = (action >> 1) & 15
         up = not action & 1
         v = _VALUE[card]
-        w_t = math.exp((est[target] + v - max(est)) / temp)
-        z = sum(weights) - weights[target] + w_t
+        w_t = math.exp((est[target] + v - top) / temp)
+        z = total_weight - weights[target] + w_t
         gains = 0.0
         mine = 0.0
         for s in range(n):

@@ -21,10 +21,10 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from decklab import cards
-from decklab.engine.chance import Rng
+from decklab.engine.chance import Rng, std_shuffle
 from decklab.engine.errors import IllegalAction, OptionError, SetupError, excerpt
 from decklab.engine.info import GameInfo, Option
 from decklab.engine.shorthand import DeckPiles, complete_tokens, is_rest, remaining
@@ -38,21 +38,23 @@ from decklab.engine.state import (
     seat_name,
 )
 
-PLAY, TIEBREAK, OVER = 0, 1, 2
-_PHASE_NAMES = ("play", "tiebreak", "over")
-GIVE = 4096
+PLAY: Final = 0
+TIEBREAK: Final = 1
+OVER: Final = 2
+_PHASE_NAMES: Final = ("play", "tiebreak", "over")
+GIVE: Final = 4096
 """Tie-break actions start here; play actions stay below 2048."""
 
-_TEXT = [""] * 64
+_TEXT: Final = [""] * 64
 """K1 text of every card int (empty for ints that are no card of a standard deck)."""
-_VALUE = [0] * 64
+_VALUE: Final = [0] * 64
 """N5 face value: A=1, 2–10 as numbered, J/Q/K=10."""
-_CARD_BY_TEXT: dict[str, int] = {}
+_CARD_BY_TEXT: Final[dict[str, int]] = {}
 for _c in cards.deck():
     _TEXT[_c] = cards.to_str(_c)
     _VALUE[_c] = min(cards.rank_of(_c), 10)
     _CARD_BY_TEXT[_TEXT[_c]] = _c
-_FACE_WORDS = ("up", "down")
+_FACE_WORDS: Final = ("up", "down")
 
 
 def _decks(n: int) -> int:
@@ -64,8 +66,8 @@ def _deck_size(n: int) -> int:
     return 52 * _decks(n)
 
 
-_DECKS = (cards.deck(), cards.deck() * 2)
-_SORTED_DECKS = (sorted(_DECKS[0]), sorted(_DECKS[1]))
+_DECKS: Final = (cards.deck(), cards.deck() * 2)
+_SORTED_DECKS: Final = (sorted(_DECKS[0]), sorted(_DECKS[1]))
 
 
 def _full_deck(n: int) -> list[int]:
@@ -83,7 +85,7 @@ def _check_hand_size(value: int, n: int) -> str | None:
     return None
 
 
-INFO = GameInfo(
+INFO: Final = GameInfo(
     name="notorious",
     title="Notorious",
     version=1,
@@ -132,7 +134,7 @@ class _Tables:
         self.orders: list[list[int]] = [[(lead + k) % n for k in range(n)] for lead in range(n)]
 
 
-_TABLES: dict[int, _Tables] = {}
+_TABLES: Final[dict[int, _Tables]] = {}
 
 
 def _tables(n: int) -> _Tables:
@@ -892,7 +894,7 @@ class NotoriousState(GameState):
         pool += self.pack
         # Sorted first: the sample must not depend on where the unseen cards really are.
         pool.sort()
-        rng.shuffle(pool)
+        std_shuffle(rng, pool)
         i = 0
         for s in range(n):
             if s != seat:
