@@ -11,6 +11,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q -e '.[lab,cluster]'
 	touch $(STAMP)
 
 venv: $(STAMP)
