@@ -357,7 +357,18 @@ def fit_ratings(
     seed: int,
     samples: int = BOOTSTRAP_SAMPLES,
 ) -> list[Rating]:
-    """Bradley–Terry Elo per agent, with 95% percentile intervals from a bootstrap over deals."""
+    """Ratings per agent on the Elo scale, with 95% percentile intervals from a bootstrap over deals.
+
+    At a table of two or more seats: the Plackett–Luce model of *who wins*
+    (:func:`decklab.lab.metrics.ratings`), so that the ratings order agents as
+    their win rates do. A pairwise model of the whole finishing order can
+    disagree with the win rates in a game like Corporation, where a strong
+    player wins more often but also finishes last more often (see
+    docs/metrics.md). Solo games, where nobody shares a table, compare the
+    agents' scores on the same deal instead: Bradley–Terry on those pairs.
+    """
+    if deals and len(deals[0][0].lineup) > 1:
+        return _luce_ratings(deals, agents, lower_is_better, seed, samples)
     k = len(agents)
     per_deal = [pair_matrix([d], k, lower_is_better) for d in deals]
 
@@ -383,6 +394,31 @@ def fit_ratings(
         high = column[math.ceil(0.975 * (samples - 1))]
         out.append(Rating(spec, point[i], low, high))
     return out
+
+
+def _luce_ratings(
+    deals: Sequence[Sequence[GameResult]],
+    agents: list[str],
+    lower_is_better: bool,
+    seed: int,
+    samples: int,
+) -> list[Rating]:
+    from decklab.lab import metrics
+
+    flat = [g for d in deals for g in d]
+    rows = metrics.Rows(
+        players=len(flat[0].lineup),
+        agents=agents,
+        lineup=[list(g.lineup) for g in flat],
+        scores=[list(g.scores) for g in flat],
+        shares=[list(g.shares) for g in flat],
+        length=[g.decisions for g in flat],
+        deal=[g.deal for g in flat],
+        lower_is_better=lower_is_better,
+    )
+    enough = len(deals) >= MIN_BOOTSTRAP_DEALS
+    fitted = metrics.ratings(rows, depth=1, samples=samples if enough else 0, seed=seed)
+    return [Rating(r["agent"], r["elo"], r["low"], r["high"]) for r in fitted]
 
 
 def _rate(label: str, shares: list[float], scores: list[float]) -> Rate:

@@ -240,10 +240,8 @@ class Batch:
     """Win shares per agent (for the running win rates)."""
     seats_played: list[int] = field(default_factory=list)
     """Seats each agent held over the batch's games."""
-
-    @property
-    def games(self) -> int:
-        return len(self.columns["deal"])
+    games: int = 0
+    """Games played (kept when the rows have gone to disk)."""
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -260,7 +258,7 @@ class Batch:
 
 COLUMNS = (
     "deal", "rotation", "seed", "lineup", "scores", "shares", "winners",
-    "length", "seat_decisions", "trace", "events",
+    "length", "seat_decisions", "first_seat", "trace", "events",
 )  # fmt: skip
 
 _AGENT_CACHE: dict[tuple[str, int], Agent] = {}
@@ -308,6 +306,7 @@ def play_batch(plan: Plan, index: int) -> Batch:
             ]
             state = cls.new(n, plan.options, seed=deal_seed)
             moves = [0] * n
+            first = -1
             trace: list[list[float]] = []
             last = state.scores() if plan.trace else []
             while True:
@@ -315,6 +314,8 @@ def play_batch(plan: Plan, index: int) -> Batch:
                 if not acting:
                     break
                 seat = acting[0]
+                if first < 0:
+                    first = seat
                 start = clock()
                 action = agents[seat].choose(state, seat)
                 think[lineup[seat]] += clock() - start
@@ -339,6 +340,7 @@ def play_batch(plan: Plan, index: int) -> Batch:
             cols["winners"].append(state.winners())
             cols["length"].append(sum(moves))
             cols["seat_decisions"].append(moves)
+            cols["first_seat"].append(first)
             cols["trace"].append(trace)
             cols["events"].append(sorted(events_of(state).items()))
     return Batch(
@@ -350,6 +352,7 @@ def play_batch(plan: Plan, index: int) -> Batch:
         wall_seconds=time.perf_counter() - wall0,
         wins=wins,
         seats_played=seats_played,
+        games=len(cols["deal"]),
     )
 
 
@@ -373,6 +376,10 @@ class Backend:
         if self.ray is not None:
             return f"ray ({self.ray})"
         return f"{self.workers} worker{'s' if self.workers != 1 else ''}"
+
+
+LOCAL = Backend()
+"""One worker, in this process."""
 
 
 def run_batches(
@@ -477,6 +484,7 @@ def schema() -> pa.Schema:
             ("winners", pa.list_(pa.int16())),
             ("length", pa.int32()),
             ("seat_decisions", pa.list_(pa.int32())),
+            ("first_seat", pa.int16()),
             ("trace", pa.list_(pa.list_(pa.float64()))),
             ("events", pa.map_(pa.string(), pa.int64())),
         ]
@@ -593,7 +601,7 @@ ProgressFn = Callable[[Batch], None]
 def run_to_folder(
     plan: Plan,
     out: Path,
-    backend: Backend = Backend(),
+    backend: Backend = LOCAL,
     on_batch: ProgressFn | None = None,
     stop_after: int | None = None,
 ) -> RunFolder:
@@ -621,13 +629,14 @@ def run_to_folder(
 def _summary_batch(entry: Mapping[str, Any]) -> Batch:
     return Batch(
         index=int(entry["index"]),
-        columns={"deal": [0] * int(entry["games"])},
+        columns={c: [] for c in COLUMNS},
         think=list(entry["think"]),
         decisions=list(entry["decisions"]),
         cpu_seconds=float(entry["cpu_seconds"]),
         wall_seconds=float(entry["wall_seconds"]),
         wins=list(entry.get("wins", [])),
         seats_played=list(entry.get("seats_played", [])),
+        games=int(entry["games"]),
     )
 
 
