@@ -136,6 +136,15 @@ def register(app: typer.Typer) -> None:
             return
         console.print(render_report(report, get_game(game).info.score_unit))
 
+    _register_design_lab(app)
+
+
+def _register_design_lab(app: typer.Typer) -> None:
+    """``simulate``, ``sweep``, ``tune`` and ``report`` (decklab.lab.design_commands)."""
+    from decklab.lab.design_commands import register as register_design
+
+    register_design(app)
+
 
 def _split_specs(text: str) -> list[str]:
     """Split ``--players`` at commas that start a new spec, not those between parameters.
