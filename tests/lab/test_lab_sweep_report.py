@@ -186,3 +186,25 @@ def test_lab_commands_exit_2_on_bad_input(tmp_path: Path, args: list[str]) -> No
 def test_report_command_on_an_empty_folder(tmp_path: Path) -> None:
     result = runner.invoke(_app(), ["report", str(tmp_path)])
     assert result.exit_code == 2 and "no decklab" in result.output
+
+
+def test_skill_trace_pits_each_budget_against_its_half(tmp_path: Path) -> None:
+    from decklab.lab.skill import rung_specs, skill_trace
+
+    assert rung_specs("ismcts:c=0.7", "iters", 16) == (
+        "ismcts:c=0.7,iters=16",
+        "ismcts:c=0.7,iters=8",
+    )
+    out = tmp_path / "skill"
+    data = skill_trace(
+        "corporation", "ismcts", "iters", [4, 8], 4, out, players=4, options={"target": 8}
+    )
+    assert [r["budget"] for r in data["rungs"]] == [4, 8]
+    for r in data["rungs"]:
+        assert r["games"] == 4 and r["equal_share"] == 0.25
+        assert r["strong"]["agent"].endswith(f"iters={r['budget']}")
+        assert r["weak"]["agent"].endswith(f"iters={r['budget'] // 2}")
+    html_path, _ = write_report(out)
+    assert "Skill trace" in html_path.read_text() or "skill trace" in html_path.read_text()
+    with pytest.raises(DecklabError, match="at least 2"):
+        skill_trace("corporation", "ismcts", "iters", [1], 4, tmp_path / "s2", players=4)

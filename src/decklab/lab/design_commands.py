@@ -56,7 +56,7 @@ def _backend(workers: int, ray: str | None) -> Backend:
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``simulate``, ``sweep``, ``tune`` and ``report`` to ``app``."""
+    """Add ``simulate``, ``sweep``, ``tune``, ``skill`` and ``report`` to ``app``."""
     from decklab.lab.commands import _split_specs
 
     console = Console()
@@ -233,6 +233,64 @@ def register(app: typer.Typer) -> None:
                     for g in data["goal_names"]
                 ),
                 str(c["games"]),
+            )
+        console.print(table)
+
+    @app.command()
+    def skill(
+        game: Annotated[str, typer.Argument(help="the game")],
+        agent: Annotated[
+            str, typer.Option("--agent", help="the agent spec, e.g. ismcts or expert")
+        ],
+        out: OutOpt,
+        budgets: Annotated[
+            str, typer.Option("--budgets", help="the doubling ladder, e.g. 8,16,32,64")
+        ],
+        param: Annotated[str, typer.Option("--param", help="the budget parameter")] = "iters",
+        games: GamesOpt = 200,
+        seats: SeatsOpt = None,
+        option: OptionOpt = None,
+        seed: SeedOpt = 0,
+        workers: WorkersOpt = 1,
+        ray: RayOpt = None,
+        progress: ProgressOpt = True,
+    ) -> None:
+        """The skill trace: AGENT at each budget against itself at half of it."""
+        from decklab.lab.skill import skill_trace
+
+        try:
+            try:
+                ladder = [int(b) for b in budgets.split(",") if b.strip()]
+            except ValueError:
+                raise DecklabError(
+                    f"--budgets are whole numbers, e.g. 8,16,32, not {budgets!r}"
+                ) from None
+            data = skill_trace(
+                game,
+                agent,
+                param,
+                ladder,
+                games,
+                out,
+                seed=seed,
+                options=parse_option_pairs(option),
+                players=seats,
+                backend=_backend(workers, ray),
+                progress=progress,
+            )
+        except DecklabError as exc:
+            raise fail(str(exc)) from None
+        table = Table(title=f"skill trace of {agent} ({param})")
+        for col in ("rung", "games", "stronger wins", "95% interval", "equal share"):
+            table.add_column(col, justify="right")
+        for r in data["rungs"]:
+            s = r["strong"]
+            table.add_row(
+                f"{r['budget']} vs {r['budget'] // 2}",
+                str(r["games"]),
+                f"{100 * s['rate']:.1f}%",
+                f"{100 * s['low']:.1f}% – {100 * s['high']:.1f}%",
+                f"{100 * r['equal_share']:.1f}%",
             )
         console.print(table)
 

@@ -257,6 +257,13 @@ def _variant_section(name: str, v: dict[str, Any], unit: str) -> list[str]:
 
 def build(folder: Path) -> tuple[str, dict[str, Any]]:
     """The report of a folder: (HTML page, numbers)."""
+    from decklab.lab.skill import SKILL
+
+    if (folder / SKILL).exists():
+        from decklab.lab.skill import trace_numbers
+
+        data = trace_numbers(folder)
+        return _skill_page(data), data
     if (folder / TUNE).exists():
         from decklab.lab.tune import report_numbers
 
@@ -367,6 +374,48 @@ def _tune_page(data: dict[str, Any]) -> str:
         ax.set_title("Candidates, best first")
         body.append(_png(fig))
     return _page(f"{data['game']}: tuning report", body)
+
+
+def _skill_page(data: dict[str, Any]) -> str:
+    rows = []
+    for r in data["rungs"]:
+        weak = r["weak"] or {}
+        rows.append(
+            [
+                f"{data['param']}={r['budget']} vs {r['budget'] // 2}",
+                str(r["games"]),
+                f"{_pct(r['strong']['rate'])} ({_interval(r['strong'])})",
+                f"{_pct(weak.get('rate'))} ({_interval(weak)})" if weak else "—",
+                _pct(r["equal_share"]),
+                _num(r.get("elo_gap"), 0),
+            ]
+        )
+    body = [
+        f"<p>Agent <code>{html.escape(data['agent'])}</code>, budget parameter "
+        f"<code>{html.escape(data['param'])}</code>: at each rung the agent plays itself "
+        "at half the budget (seats alternate, duplicate deals).</p>",
+        _table(
+            ["rung", "games", "stronger wins", "weaker wins", "equal share", "rating gap (Elo)"],
+            rows,
+        ),
+    ]
+    if data["rungs"]:
+        fig, ax = _figure()
+        xs = [r["budget"] for r in data["rungs"]]
+        for key, label in (("strong", "budget b"), ("weak", "budget b/2")):
+            vals = [r[key] or {} for r in data["rungs"]]
+            ys = [v.get("rate") or 0.0 for v in vals]
+            lo = [max(0.0, y - (v.get("low") or y)) for y, v in zip(ys, vals, strict=True)]
+            hi = [max(0.0, (v.get("high") or y) - y) for y, v in zip(ys, vals, strict=True)]
+            ax.errorbar(xs, ys, yerr=[lo, hi], fmt="o-", capsize=3, label=label)
+        ax.axhline(data["rungs"][0]["equal_share"], color="grey", linestyle="--", linewidth=1)
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel(f"{data['param']} (b)")
+        ax.set_ylabel("win rate")
+        ax.set_title("Skill trace: the agent at b against itself at b/2")
+        ax.legend(fontsize="small")
+        body.append(_png(fig))
+    return _page(f"{data['game']}: skill trace", body)
 
 
 def write_report(folder: Path, out: Path | None = None) -> tuple[Path, Path]:
