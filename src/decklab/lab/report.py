@@ -84,7 +84,10 @@ def _bars(
         ax.bar(xs, ys, width, yerr=[lows, highs], capsize=3, label=name)
     if reference is not None:
         ax.axhline(reference, color="grey", linestyle="--", linewidth=1)
-    ax.set_xticks(range(len(labels)), labels, rotation=30 if len(labels) > 6 else 0)
+    tilt = len(labels) > 6 or max((len(x) for x in labels), default=0) > 10
+    ax.set_xticks(
+        range(len(labels)), labels, rotation=30 if tilt else 0, ha="right" if tilt else "center"
+    )
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     if len(series) > 1:
@@ -332,6 +335,26 @@ def build(folder: Path) -> tuple[str, dict[str, Any]]:
             info.score_unit,
         )
     )
+    events = sorted({e for v in variants.values() for e in v["events"]})
+    if events:
+        body.append(
+            _bars(
+                [e.replace("_", " ") for e in events],
+                {
+                    n: [
+                        {
+                            "rate": v["events"].get(e, {}).get("rate"),
+                            "low": v["events"].get(e, {}).get("rate_low"),
+                            "high": v["events"].get(e, {}).get("rate_high"),
+                        }
+                        for e in events
+                    ]
+                    for n, v in variants.items()
+                },
+                "Share of games in which each event happened",
+                "share of games",
+            )
+        )
     for n, v in variants.items():
         body.extend(_variant_section(n, v, info.score_unit))
     numbers = {"game": info.name, "variants": variants}

@@ -11,7 +11,7 @@ every deal was its own task and every game rebuilt its agents):
   or a Ray cluster.
 - *Agents built once per worker* (:mod:`decklab.lab.agents`), reseeded per game.
 - *Results streamed to disk.* With an output folder, each finished batch is a
-  Parquet part file (``part-000042.parquet``, written to a temporary name and
+  Parquet part file (``rows/part-000042.parquet``, written to a temporary name and
   renamed, so a part file is always whole) and a line in ``batches.jsonl``;
   ``manifest.json`` holds the plan. The driver keeps only per-batch summaries,
   so memory stays flat in the number of games, and an interrupted run resumes
@@ -515,14 +515,19 @@ def to_table(plan: Plan, batch: Batch) -> pa.Table:
     return pa.Table.from_pydict({name: data[name] for name in sch.names}, schema=sch)
 
 
+ROWS = "rows"
+"""The sub-folder of the part files: ``pyarrow.parquet.read_table("DIR/rows")`` reads them all."""
+
+
 def part_path(out: Path, index: int) -> Path:
-    return out / f"part-{index:06d}.parquet"
+    return out / ROWS / f"part-{index:06d}.parquet"
 
 
 def write_part(out: Path, plan: Plan, batch: Batch) -> None:
     import pyarrow.parquet as pq
 
     final = part_path(out, batch.index)
+    final.parent.mkdir(exist_ok=True)
     tmp = final.with_name(f".{final.name}.{os.getpid()}.tmp")
     pq.write_table(to_table(plan, batch), tmp, compression="zstd")
     os.replace(tmp, final)
