@@ -23,6 +23,7 @@ every deal was its own task and every game rebuilt its agents):
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import json
 import math
@@ -32,6 +33,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -404,21 +406,51 @@ def run_batches(
                 batch.columns = {c: [] for c in COLUMNS}
             yield batch
         return
-    context = multiprocessing.get_context("spawn")
+    pool = worker_pool(backend.workers)
     window = 2 * backend.workers
-    with ProcessPoolExecutor(max_workers=backend.workers, mp_context=context) as pool:
-        pending: deque[Future[Batch]] = deque()
-        queue = iter(todo)
-        try:
-            for index in queue:
-                pending.append(_submit(pool, plan, index, out))
-                if len(pending) >= window:
-                    yield pending.popleft().result()
-            while pending:
+    pending: deque[Future[Batch]] = deque()
+    try:
+        for index in todo:
+            pending.append(_submit(pool, plan, index, out))
+            if len(pending) >= window:
                 yield pending.popleft().result()
-        finally:
-            for future in pending:
-                future.cancel()
+        while pending:
+            yield pending.popleft().result()
+    except BrokenProcessPool:
+        _POOLS.pop(backend.workers, None)
+        raise
+    finally:
+        for future in pending:
+            future.cancel()
+
+
+_POOLS: dict[int, ProcessPoolExecutor] = {}
+
+
+def worker_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of ``workers`` spawned processes, kept for the next run.
+
+    Starting a worker (a fresh interpreter importing decklab and pyarrow) costs
+    about half a CPU-second; a sweep, a tuning run or a skill trace runs many
+    small simulations one after the other, so they share one pool and its
+    workers keep their agents. Spawned, not forked: a worker starts clean
+    instead of inheriting the parent's threads (the progress bar's).
+    """
+    pool = _POOLS.get(workers)
+    if pool is None:
+        context = multiprocessing.get_context("spawn")
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+        _POOLS[workers] = pool
+        if len(_POOLS) == 1:
+            atexit.register(shutdown_pools)
+    return pool
+
+
+def shutdown_pools() -> None:
+    """Stop the kept worker processes (at exit, or when a caller wants them gone)."""
+    while _POOLS:
+        _, pool = _POOLS.popitem()
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _submit(pool: ProcessPoolExecutor, plan: Plan, index: int, out: Path | None) -> Future[Batch]:
