@@ -13,7 +13,9 @@ Two things the lab needs that the bots do not offer themselves:
   regular expression (searched, case-insensitive), at the root and in its own
   look-ahead alike. When every legal action matches, all stay allowed, so a
   restricted agent can always move. The pattern may not contain a comma or
-  ``=`` (they separate spec parameters); write ``\\x2c`` for a comma.
+  ``=`` (they separate spec parameters); write ``\\x2c`` for a comma. Where a
+  game's class cannot be subclassed (a compiled build), only the root decision
+  is restricted, by the agent's own ratings of the allowed moves.
 """
 
 from __future__ import annotations
@@ -65,8 +67,27 @@ class RestrictedAgent(Agent):
         self.fair = inner.fair  # type: ignore[misc]
 
     def choose(self, state: GameState, seat: int) -> int:
-        restricted = _restricted_copy(state, seat, self.pattern)
+        try:
+            restricted = _restricted_copy(state, seat, self.pattern)
+        except TypeError:
+            # A compiled (mypyc) game class may refuse interpreted subclasses: restrict
+            # the root decision only, by the inner agent's own ratings of the moves.
+            return self._choose_at_root(state, seat)
         return self.inner.choose(restricted, seat)
+
+    def _choose_at_root(self, state: GameState, seat: int) -> int:
+        legal = state.legal_actions(seat)
+        regex = re.compile(self.pattern, re.IGNORECASE)
+        allowed = [a for a in legal if not regex.search(state.action_to_string(seat, a))]
+        if not allowed or len(allowed) == len(legal):
+            return self.inner.choose(state, seat)
+        hint = self.inner.hint(state, seat)
+        if hint.action in allowed:
+            return hint.action
+        rated = [a for a in allowed if state.action_to_string(seat, a) in hint.values]
+        if rated:
+            return max(rated, key=lambda a: hint.values[state.action_to_string(seat, a)])
+        return allowed[len(state.history) % len(allowed)]
 
 
 def build_agent(spec: str) -> Agent:
@@ -99,28 +120,38 @@ def _restricted_copy(state: GameState, seat: int, pattern: str) -> GameState:
 
 
 # --------------------------------------------------------------------- reseed
-def reseed(agent: Agent, seed: int) -> None:
+def reseed(agent: Agent, seed: int) -> bool:
     """Reseed every random source of ``agent`` (and of agents it holds) with ``seed``.
 
     Agents seed each of their sources from their one ``seed`` parameter, so this
     puts a reused agent in the state a fresh ``with_seed(spec, seed)`` agent
-    would start in (``tests/lab/test_runner.py`` checks it for every agent).
+    would start in (``tests/lab/test_lab_runner.py`` checks it for every agent).
+    Returns False when some part of the agent cannot be looked into (a compiled
+    class without ``__dict__``): the caller must then build a fresh agent.
     """
-    _reseed(agent, seed, set())
+    return _reseed(agent, seed, set())
 
 
-def _reseed(obj: Any, seed: int, seen: set[int]) -> None:
+def _reseed(obj: Any, seed: int, seen: set[int]) -> bool:
     if id(obj) in seen:
-        return
+        return True
     seen.add(id(obj))
-    for value in vars(obj).values():
+    if hasattr(obj, "__dict__"):
+        values = list(vars(obj).values())
+    elif hasattr(type(obj), "__slots__"):
+        slots = [n for c in type(obj).__mro__ for n in getattr(c, "__slots__", ())]
+        values = [getattr(obj, n) for n in slots if hasattr(obj, n)]
+    else:
+        return False  # e.g. a compiled class: nothing to look into
+    ok = True
+    for value in values:
         if isinstance(value, random.Random):
             value.seed(seed)
-        elif isinstance(value, Agent) or _holds_random(value):
-            _reseed(value, seed, seen)
+        elif isinstance(value, Agent) or _ours(value):
+            ok = _reseed(value, seed, seen) and ok
+    return ok
 
 
-def _holds_random(value: Any) -> bool:
-    """An object of the bots' own (a search helper) that may hold a random source."""
-    module = type(value).__module__
-    return module.startswith("decklab.") and hasattr(value, "__dict__")
+def _ours(value: Any) -> bool:
+    """An object of decklab's own (a search helper) that may hold a random source."""
+    return type(value).__module__.startswith("decklab.") and not isinstance(value, type)
