@@ -1,7 +1,7 @@
 """The lab's runner: throughput, CPU per game, scaling, memory and Ray's overhead.
 
     python bench/lab.py [--games 20000] [--greedy-games 400] [--memory 10000,100000]
-                        [--no-ray] [--skip-memory] [--json]
+                        [--no-ray] [--skip-memory] [--skip-greedy] [--json]
 
 Every measurement runs in a fresh Python process (``--one``), so that its CPU
 time (its own plus its worker processes', from ``getrusage``, start-up
@@ -141,6 +141,7 @@ def main() -> None:
     parser.add_argument("--memory", default="10000,100000")
     parser.add_argument("--no-ray", action="store_true")
     parser.add_argument("--skip-memory", action="store_true")
+    parser.add_argument("--skip-greedy", action="store_true")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -203,11 +204,11 @@ def main() -> None:
         highlight=False,
     )
 
-    greedy = []
+    greedy: list[dict[str, Any]] = []
     table = Table(title=f"greedy at every seat, {args.greedy_games} games per cell")
     for col in ("game", "workers", "games/s", "CPU ms/game", "2,000 games (s, extrapolated)"):
         table.add_column(col, justify="right")
-    for game in GAMES:
+    for game in () if args.skip_greedy else GAMES:
         for workers in (1, 2):
             r = _run(
                 {
@@ -227,7 +228,8 @@ def main() -> None:
                 f"{2000 / r['games_per_second']:.1f}",
             )
     results["greedy"] = greedy
-    console.print(table)
+    if greedy:
+        console.print(table)
 
     if not args.skip_memory:
         memory = []
