@@ -57,7 +57,7 @@ def _cpu() -> float:
 
 def one(config: dict[str, Any]) -> dict[str, Any]:
     """Run one measurement in this process and return its figures."""
-    from decklab.lab.runner import Backend
+    from decklab.lab.runner import Backend, shutdown_pools
     from decklab.lab.simulate import simulate
 
     kind = config["kind"]
@@ -86,6 +86,7 @@ def one(config: dict[str, Any]) -> dict[str, Any]:
                 seed=1,
             )
         extra["batch_cpu_per_game_ms"] = 1000 * summary.cpu_seconds / games
+        shutdown_pools()  # reap the kept workers, so that their CPU time is counted
         if backend.ray is not None:
             import ray
 
