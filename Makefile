@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip 'setuptools>=68' wheel
-	$(BIN)/pip install -q -e '.[dev,rl]'
+	$(BIN)/pip install -q -e '.[dev,rl,lab,cluster]'
 	touch $(STAMP)
 
 venv: $(STAMP)

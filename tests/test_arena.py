@@ -231,7 +231,7 @@ def test_report_json_and_table() -> None:
     console = Console(record=True, width=160)
     console.print(render_report(report))
     text = console.export_text()
-    for word in ("By agent", "By seat", "Bradley–Terry", LOOK, "95% interval", "too few deals"):
+    for word in ("By agent", "By seat", "Plackett–Luce", LOOK, "95% interval", "too few deals"):
         assert word in text
     assert data["ratings"][0]["low"] is None  # two deals: no bootstrap interval
 

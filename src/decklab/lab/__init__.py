@@ -1,8 +1,12 @@
-"""The lab: measuring agents against each other, honestly.
+"""The lab: measuring agents and games, honestly and reproducibly.
 
-``arena`` plays duplicate deals (every deal in every seat rotation) in worker
-processes and reports win rates and scores with intervals, Bradley–Terry
-ratings and an optional SPRT; ``commands`` adds ``decklab bots`` and
-``decklab arena`` to the command line. Like every layer above the games, it
-knows a game only through the generic interface.
+``runner`` plays duplicate deals (every deal in every seat rotation) in batches
+on one of several backends (in-process, local worker processes, Ray) and
+streams the rows to Parquet; ``arena`` reports agents' win rates, ratings and
+an optional SPRT on top of it; ``simulate``, ``sweep``, ``skill`` and ``tune``
+run design experiments, ``metrics`` measures them (docs/metrics.md) and
+``report`` writes a self-contained HTML page. ``commands`` and
+``design_commands`` add them to the command line. Like every layer above the
+games, it knows a game only through the generic interface and the hook
+modules in the game's own folder.
 """

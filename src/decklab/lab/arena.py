@@ -12,31 +12,51 @@ Honest means three things here:
   match stops as soon as a sequential probability ratio test decides, as
   chess engine testing does, instead of peeking at a running win rate.
 
-A deal is one unit of work. Every random choice (the deal seed, each agent's
-seed) is derived from the arena seed and the deal's number, and results are
-consumed in deal order, so the report is the same whatever the number of
-worker processes (given budgets in iterations, not seconds).
+The games are played by the lab's one runner (:mod:`decklab.lab.runner`):
+deals in batches per task, agents built once per worker. Every random choice
+(the deal seed, each agent's seed) is derived from the arena seed and the
+deal's number, and results are consumed in deal order, so the report is the
+same whatever the number of worker processes or the backend (given budgets in
+iterations, not seconds).
 """
 
 from __future__ import annotations
 
 import math
-import multiprocessing
 import random
-import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from decklab.bots.base import is_fair, make_agent, parse_spec, with_seed
-from decklab.engine.chance import Rng
+from decklab.bots.base import is_fair, with_seed
 from decklab.engine.errors import DecklabError
 from decklab.engine.registry import get_game
 from decklab.engine.state import seat_name
 from decklab.lab import stats
+from decklab.lab.agents import build_agent
+from decklab.lab.runner import (
+    Backend,
+    Batch,
+    agent_seed,
+    derive_seed,
+    make_plan,
+    resolve_players,
+    run_batches,
+    seat_lineups,
+)
 
-_MASK = (1 << 64) - 1
+__all__ = [
+    "ArenaError",
+    "ArenaReport",
+    "DealJob",
+    "GameResult",
+    "agent_seed_spec",
+    "derive_seed",
+    "play_deal",
+    "resolve_players",
+    "run_arena",
+    "seat_lineups",
+]
 BOOTSTRAP_SAMPLES = 200
 MIN_BOOTSTRAP_DEALS = 5
 """Fewer deals than this get ratings without intervals (shown as —, null in JSON)."""
@@ -48,42 +68,11 @@ class ArenaError(DecklabError):
     """An arena that cannot be run as asked (bad players, game, budget or test)."""
 
 
-def derive_seed(*parts: int) -> int:
-    """A 63-bit seed from integers, stable across processes and Python runs (no ``hash``)."""
-    h = 0x243F6A8885A308D3
-    for part in parts:
-        h = Rng((h ^ (part * 0x9E3779B97F4A7C15)) & _MASK).next64()
-    return h >> 1
-
-
-# --------------------------------------------------------------------- seating
-def seat_lineups(slots: Sequence[int], seats: int) -> list[tuple[int, ...]]:
-    """The rotations of a seating: which entry of ``slots`` sits in each seat, per rotation.
-
-    ``slots`` lists the agents in the order given (cycled when shorter than the
-    table: A B → A B A B). Every rotation shifts everyone one seat, so each
-    agent sits in each seat equally often; a rotation that repeats an earlier
-    seating (A B A B shifted twice) is played once, which keeps the balance.
-    With more agents than seats (three agents at a two-seat game, several at a
-    solo game) the agent list itself rotates through the seats.
-    """
-    m = len(slots)
-    if m <= seats:
-        base = [slots[i % m] for i in range(seats)]
-        candidates = [tuple(base[(i + r) % seats] for i in range(seats)) for r in range(seats)]
-    else:
-        candidates = [tuple(slots[(i + r) % m] for i in range(seats)) for r in range(m)]
-    lineups: list[tuple[int, ...]] = []
-    for lineup in candidates:
-        if lineup not in lineups:
-            lineups.append(lineup)
-    return lineups
-
-
 # ------------------------------------------------------------------ playing
 @dataclass(frozen=True)
 class DealJob:
-    """One deal's games: the unit of work handed to a worker process."""
+    """One deal's games, played with freshly built agents: the reference that the
+    runner's batches (agents reused and reseeded) must reproduce exactly."""
 
     game: str
     players: int
@@ -106,7 +95,6 @@ class GameResult:
     shares: tuple[float, ...]
     """Each seat's share of the win (1/k for a win shared by k seats)."""
     decisions: int
-    think_seconds: tuple[float, ...]
     seat_decisions: tuple[int, ...]
 
 
@@ -116,32 +104,26 @@ def agent_seed_spec(spec: str, deal_seed: int, rotation: int, seat: int) -> str:
     A seed in the spec is kept as an input rather than used as is, so that an
     agent does not replay the same random choices in every deal.
     """
-    _, params = parse_spec(spec)
-    base = int(params["seed"]) if "seed" in params else 0
-    return with_seed(spec, derive_seed(base, deal_seed, rotation, seat))
+    return with_seed(spec, agent_seed(spec, deal_seed, rotation, seat))
 
 
 def play_deal(job: DealJob) -> list[GameResult]:
-    """Play every rotation of one deal. Runs in a worker process: everything is rebuilt here."""
+    """Play every rotation of one deal, building every agent afresh (slow; the reference)."""
     cls = get_game(job.game)
     results = []
     for rotation, lineup in enumerate(job.lineups):
         agents = [
-            make_agent(agent_seed_spec(job.agents[a], job.seed, rotation, seat))
+            build_agent(agent_seed_spec(job.agents[a], job.seed, rotation, seat))
             for seat, a in enumerate(lineup)
         ]
         state = cls.new(job.players, job.options, seed=job.seed)
-        think = [0.0] * job.players
         moves = [0] * job.players
-        clock = time.perf_counter
         while True:
             acting = state.to_act()
             if not acting:
                 break
             seat = acting[0]
-            start = clock()
             action = agents[seat].choose(state, seat)
-            think[seat] += clock() - start
             moves[seat] += 1
             state.apply(seat, action)
         results.append(
@@ -152,46 +134,29 @@ def play_deal(job: DealJob) -> list[GameResult]:
                 scores=tuple(float(s) for s in state.scores()),
                 shares=tuple(state.returns()),
                 decisions=sum(moves),
-                think_seconds=tuple(think),
                 seat_decisions=tuple(moves),
             )
         )
     return results
 
 
-def run_jobs(
-    jobs: Sequence[DealJob],
-    workers: int,
-    consume: Callable[[list[GameResult]], bool],
-) -> None:
-    """Play the jobs and hand each deal's results to ``consume`` in deal order.
-
-    ``consume`` returns True to stop (the SPRT decided); deals not yet handed
-    over are then cancelled or their results dropped, so what counts never
-    depends on which worker was fastest.
-    """
-    if workers <= 1:
-        for job in jobs:
-            if consume(play_deal(job)):
-                return
-        return
-    window = 2 * workers
-    # Spawned, not forked: a worker starts clean instead of inheriting the
-    # parent's threads (the progress bar's) and whatever state it holds.
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        pending: dict[int, Future[list[GameResult]]] = {}
-        submitted = 0
-        try:
-            for index in range(len(jobs)):
-                while submitted < len(jobs) and submitted - index < window:
-                    pending[submitted] = pool.submit(play_deal, jobs[submitted])
-                    submitted += 1
-                if consume(pending.pop(index).result()):
-                    return
-        finally:
-            for future in pending.values():
-                future.cancel()
+def batch_results(batch: Batch) -> list[list[GameResult]]:
+    """A runner batch's rows as the arena's games, grouped by deal."""
+    cols = batch.columns
+    deals: dict[int, list[GameResult]] = {}
+    for i, deal in enumerate(cols["deal"]):
+        deals.setdefault(deal, []).append(
+            GameResult(
+                deal=deal,
+                rotation=cols["rotation"][i],
+                lineup=tuple(cols["lineup"][i]),
+                scores=tuple(cols["scores"][i]),
+                shares=tuple(cols["shares"][i]),
+                decisions=cols["length"][i],
+                seat_decisions=tuple(cols["seat_decisions"][i]),
+            )
+        )
+    return list(deals.values())
 
 
 # ------------------------------------------------------------------ the report
@@ -392,7 +357,18 @@ def fit_ratings(
     seed: int,
     samples: int = BOOTSTRAP_SAMPLES,
 ) -> list[Rating]:
-    """Bradley–Terry Elo per agent, with 95% percentile intervals from a bootstrap over deals."""
+    """Ratings per agent on the Elo scale, with 95% percentile intervals from a bootstrap over deals.
+
+    At a table of two or more seats: the Plackett–Luce model of *who wins*
+    (:func:`decklab.lab.metrics.ratings`), so that the ratings order agents as
+    their win rates do. A pairwise model of the whole finishing order can
+    disagree with the win rates in a game like Corporation, where a strong
+    player wins more often but also finishes last more often (see
+    docs/metrics.md). Solo games, where nobody shares a table, compare the
+    agents' scores on the same deal instead: Bradley–Terry on those pairs.
+    """
+    if deals and len(deals[0][0].lineup) > 1:
+        return _luce_ratings(deals, agents, lower_is_better, seed, samples)
     k = len(agents)
     per_deal = [pair_matrix([d], k, lower_is_better) for d in deals]
 
@@ -420,6 +396,31 @@ def fit_ratings(
     return out
 
 
+def _luce_ratings(
+    deals: Sequence[Sequence[GameResult]],
+    agents: list[str],
+    lower_is_better: bool,
+    seed: int,
+    samples: int,
+) -> list[Rating]:
+    from decklab.lab import metrics
+
+    flat = [g for d in deals for g in d]
+    rows = metrics.Rows(
+        players=len(flat[0].lineup),
+        agents=agents,
+        lineup=[list(g.lineup) for g in flat],
+        scores=[list(g.scores) for g in flat],
+        shares=[list(g.shares) for g in flat],
+        length=[g.decisions for g in flat],
+        deal=[g.deal for g in flat],
+        lower_is_better=lower_is_better,
+    )
+    enough = len(deals) >= MIN_BOOTSTRAP_DEALS
+    fitted = metrics.ratings(rows, depth=1, samples=samples if enough else 0, seed=seed)
+    return [Rating(r["agent"], r["elo"], r["low"], r["high"]) for r in fitted]
+
+
 def _rate(label: str, shares: list[float], scores: list[float]) -> Rate:
     wins = math.fsum(shares)
     n = len(shares)
@@ -429,15 +430,6 @@ def _rate(label: str, shares: list[float], scores: list[float]) -> Rate:
 
 
 # ------------------------------------------------------------------- running
-def resolve_players(cls_info: Any, count: int, players: int | None) -> int:
-    """How many seats: as asked; else one per spec if the game allows; else the game's default."""
-    if players is not None:
-        return int(players)
-    if cls_info.min_players <= count <= cls_info.max_players:
-        return count
-    return int(cls_info.default_players)
-
-
 def run_arena(
     game: str,
     specs: Sequence[str],
@@ -458,41 +450,27 @@ def run_arena(
     allows that many, else the game's default). ``sprt=(elo0, elo1)`` tests the
     first two different specs against each other and stops when it decides.
     """
-    try:
-        cls = get_game(game)
-    except KeyError as exc:
-        raise ArenaError(str(exc.args[0])) from None
-    info = cls.info
-    if not specs:
-        raise ArenaError("name at least one agent spec")
-    if games < 1:
-        raise ArenaError(f"the number of games must be at least 1, not {games}")
     if workers < 1:
         raise ArenaError(f"workers must be at least 1, not {workers}")
-    specs = [s.strip() for s in specs]
-    for spec in specs:
-        make_agent(spec)  # AgentSpecError, a DecklabError, with a clear message
-    n = resolve_players(info, len(specs), players)
-    resolved = info.resolve_options(n, options)  # OptionError for a bad option or table size
-    agents: list[str] = list(dict.fromkeys(specs))
-    slots = [agents.index(s) for s in specs]
-    lineups = seat_lineups(slots, n)
+    plan = make_plan(game, specs, games, seed=seed, options=options, players=players, trace=False)
+    info = get_game(plan.game).info
+    n = plan.players
+    resolved = info.resolve_options(n, plan.options)
+    agents = list(plan.agents)
+    lineups = list(plan.lineups)
     if sprt is not None:
         if len(agents) < 2:
             raise ArenaError("the SPRT compares two different agents: name at least two specs")
         if not sprt[0] < sprt[1]:
             raise ArenaError(f"the SPRT needs elo0 < elo1, not {sprt[0]:g} and {sprt[1]:g}")
-    deals_planned = max(1, math.ceil(games / len(lineups)))
-    given = dict(options or {})
-    jobs = [
-        DealJob(info.name, n, given, tuple(agents), tuple(lineups), d, derive_seed(seed, d))
-        for d in range(deals_planned)
-    ]
+    deals_planned = plan.deals
 
     deals: list[list[GameResult]] = []
     sprt_scores: list[float] = []
     decided: list[SprtResult | None] = [None]
     lower, upper = stats.sprt_bounds(alpha, beta)
+    think = [0.0] * len(agents)
+    moves = [0] * len(agents)
 
     def sprt_state(accepted: str | None) -> SprtResult:
         assert sprt is not None
@@ -503,7 +481,7 @@ def run_arena(
             accepted, len(deals), mean,
         )  # fmt: skip
 
-    bar = _Progress(progress, deals_planned * len(lineups), f"{info.title}: {' vs '.join(agents)}")
+    bar = _Progress(progress, plan.games, f"{info.title}: {' vs '.join(agents)}")
 
     def consume(results: list[GameResult]) -> bool:
         deals.append(results)
@@ -520,23 +498,28 @@ def run_arena(
         return False
 
     with bar:
-        run_jobs(jobs, workers, consume)
+        batches = run_batches(plan, range(plan.batches), Backend(workers=workers))
+        try:
+            for batch in batches:
+                for a in range(len(agents)):
+                    think[a] += batch.think[a]
+                    moves[a] += batch.decisions[a]
+                if any(consume(results) for results in batch_results(batch)):
+                    break
+        finally:
+            batches.close()
 
     flat = [r for d in deals for r in d]
     by_agent_shares: list[list[float]] = [[] for _ in agents]
     by_agent_scores: list[list[float]] = [[] for _ in agents]
     by_seat_shares: list[list[float]] = [[] for _ in range(n)]
     by_seat_scores: list[list[float]] = [[] for _ in range(n)]
-    think = [0.0] * len(agents)
-    moves = [0] * len(agents)
     for r in flat:
         for seat, a in enumerate(r.lineup):
             by_agent_shares[a].append(r.shares[seat])
             by_agent_scores[a].append(r.scores[seat])
             by_seat_shares[seat].append(r.shares[seat])
             by_seat_scores[seat].append(r.scores[seat])
-            think[a] += r.think_seconds[seat]
-            moves[a] += r.seat_decisions[seat]
     ratings = fit_ratings(deals, agents, info.lower_is_better, seed) if len(agents) >= 2 else None
     sprt_result = decided[0]
     if sprt is not None and sprt_result is None:

@@ -149,6 +149,15 @@ def register(app: typer.Typer) -> None:
             return
         console.print(render_report(report, get_game(game).info.score_unit))
 
+    _register_design_lab(app)
+
+
+def _register_design_lab(app: typer.Typer) -> None:
+    """``simulate``, ``sweep``, ``tune`` and ``report`` (decklab.lab.design_commands)."""
+    from decklab.lab.design_commands import register as register_design
+
+    register_design(app)
+
 
 def shared_params(entries: list[AgentEntry]) -> dict[int, tuple[Param, list[str]]]:
     """Parameters that several agents declare (the same declaration): listed once."""

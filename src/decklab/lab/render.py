@@ -78,7 +78,11 @@ def render_report(report: ArenaReport, score_unit: str = "score") -> RenderableT
     parts.append(_rate_table("By seat", report.per_seat, "seat", score_unit))
     if report.ratings:
         ratings = Table(
-            title="Bradley–Terry ratings (pairwise results in games; bootstrap over deals)",
+            title=(
+                "Plackett–Luce ratings on who wins (Elo scale; bootstrap over deals)"
+                if report.players > 1
+                else "Bradley–Terry ratings (scores on the same deal; bootstrap over deals)"
+            ),
             title_justify="left",
         )
         ratings.add_column("agent", style="bold")
