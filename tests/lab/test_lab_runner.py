@@ -228,15 +228,7 @@ def test_restricted_search_agent_plans_without_the_barred_moves() -> None:
     assert type(state).__name__ == "CorporationState"  # the real state is untouched
 
 
-def test_restriction_falls_back_to_the_root_where_the_class_cannot_be_subclassed(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    from decklab.lab import agents as lab_agents
-
-    def refuse(state: object, seat: int, pattern: str) -> object:
-        raise TypeError("interpreted classes cannot inherit from compiled")
-
-    monkeypatch.setattr(lab_agents, "_restricted_copy", refuse)
+def test_restriction_holds_for_search_and_random_agents() -> None:
     cls = get_game("corporation")
     for spec in (
         "random:restrict=^play [34]$,seed=4",
@@ -246,21 +238,3 @@ def test_restriction_falls_back_to_the_root_where_the_class_cannot_be_subclassed
         for seed in range(6):
             state = cls.new(4, QUICK, seed=seed)
             assert state.action_to_string(0, agent.choose(state, 0)) in ("play 1", "play 2")
-
-
-def test_agents_that_cannot_be_reseeded_are_built_fresh(monkeypatch: pytest.MonkeyPatch) -> None:
-    from decklab.lab import runner
-
-    monkeypatch.setattr(runner, "reseed", lambda agent, seed: False)
-    monkeypatch.setattr(runner, "_FRESH_ONLY", set())
-    monkeypatch.setattr(runner, "_AGENT_CACHE", {})
-    plan = make_plan(
-        "corporation", ["ismcts:iters=6", "random"], 4, players=4, options=QUICK, seed=3
-    )
-    got = [s for b in range(plan.batches) for s in play_batch(plan, b).columns["scores"]]
-    want = []
-    for d in range(plan.deals):
-        job = DealJob(plan.game, 4, QUICK, plan.agents, plan.lineups, d, derive_seed(3, d))
-        want += [list(r.scores) for r in play_deal(job)]
-    assert got == want
-    assert {"ismcts:iters=6", "random"} == runner._FRESH_ONLY

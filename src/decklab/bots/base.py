@@ -75,6 +75,19 @@ class Agent(ABC):
         action = self.choose(state, seat)
         return Hint(action, state.action_to_string(seat, action), f"{self.name}'s choice")
 
+    def reseed(self, seed: int) -> None:
+        """Start again from where a fresh agent built with ``seed=seed`` starts.
+
+        The lab builds an agent once per worker and reseeds it before each game
+        instead of rebuilding it; that must give exactly the fresh agent's games
+        (``tests/lab/test_lab_runner.py`` checks every agent). Agents seed every
+        random source from their one seed, held as ``self.rng``; agents that hold
+        other agents or sources override this.
+        """
+        rng = getattr(self, "rng", None)
+        if isinstance(rng, random.Random):
+            rng.seed(seed)
+
 
 # ---------------------------------------------------------------- parameters
 @dataclass(frozen=True)

@@ -37,6 +37,11 @@ class ExpertAgent(Agent):
         params = parse_params("ismcts", {**GUIDED, **budget}, ISMCTS_PARAMS)
         self.search = IsmctsAgent.from_params({**params, "seed": seed})
 
+    def reseed(self, seed: int) -> None:
+        self.rng.seed(seed)
+        self.fallback.reseed(seed)
+        self.search.reseed(seed)
+
     def choose(self, state: GameState, seat: int) -> int:
         return self.hint(state, seat).action
 

@@ -10,20 +10,16 @@ Two things the lab needs that the bots do not offer themselves:
   as a freshly built one.
 - *Restricted play* (Jaffe et al. 2012): ``restrict=REGEX`` in any spec bars
   the agent from every legal action whose canonical string matches the
-  regular expression (searched, case-insensitive), at the root and in its own
-  look-ahead alike. When every legal action matches, all stay allowed, so a
+  regular expression (searched, case-insensitive) in the moves it makes (see
+  :class:`RestrictedAgent`). When every legal action matches, all stay allowed, so a
   restricted agent can always move. The pattern may not contain a comma or
-  ``=`` (they separate spec parameters); write ``\\x2c`` for a comma. Where a
-  game's class cannot be subclassed (a compiled build), only the root decision
-  is restricted, by the agent's own ratings of the allowed moves.
+  ``=`` (they separate spec parameters); write ``\\x2c`` for a comma.
 """
 
 from __future__ import annotations
 
 import random
 import re
-from functools import cache
-from typing import Any
 
 from decklab.bots.base import Agent, AgentSpecError, format_spec, make_agent, parse_spec
 from decklab.engine.state import GameState
@@ -53,32 +49,32 @@ def check_spec(spec: str) -> None:
 
 
 class RestrictedAgent(Agent):
-    """``inner`` playing a game in which its seat may not take actions matching ``pattern``.
+    """``inner`` barred from the legal actions of its seat that match ``pattern``.
 
-    The inner agent is handed a copy of the state whose class filters that seat's
-    legal actions, so a searching agent's own simulations obey the restriction too
-    (it plans as a player who never makes that kind of move).
+    The restriction applies to the moves the agent makes: it takes the inner
+    agent's choice when that is allowed, else the allowed move the inner agent
+    rates best, else (an agent that rates nothing, like ``random``) an allowed
+    move drawn at random. Its look-ahead is the inner agent's own and may
+    consider barred moves of its seat; a restriction inside the search would need
+    the game class subclassed, which a compiled build does not allow, and both
+    builds must play the same.
     """
 
-    def __init__(self, inner: Agent, pattern: str) -> None:
+    def __init__(self, inner: Agent, pattern: str, seed: int | None = None) -> None:
         self.inner = inner
         self.pattern = pattern
+        self.regex = re.compile(pattern, re.IGNORECASE)
+        self.rng = random.Random(seed)
         self.name = f"{inner.name} (restricted)"
         self.fair = inner.fair  # type: ignore[misc]
 
-    def choose(self, state: GameState, seat: int) -> int:
-        try:
-            restricted = _restricted_copy(state, seat, self.pattern)
-        except TypeError:
-            # A compiled (mypyc) game class may refuse interpreted subclasses: restrict
-            # the root decision only, by the inner agent's own ratings of the moves.
-            return self._choose_at_root(state, seat)
-        return self.inner.choose(restricted, seat)
+    def reseed(self, seed: int) -> None:
+        self.inner.reseed(seed)
+        self.rng.seed(seed)
 
-    def _choose_at_root(self, state: GameState, seat: int) -> int:
+    def choose(self, state: GameState, seat: int) -> int:
         legal = state.legal_actions(seat)
-        regex = re.compile(self.pattern, re.IGNORECASE)
-        allowed = [a for a in legal if not regex.search(state.action_to_string(seat, a))]
+        allowed = [a for a in legal if not self.regex.search(state.action_to_string(seat, a))]
         if not allowed or len(allowed) == len(legal):
             return self.inner.choose(state, seat)
         hint = self.inner.hint(state, seat)
@@ -87,71 +83,29 @@ class RestrictedAgent(Agent):
         rated = [a for a in allowed if state.action_to_string(seat, a) in hint.values]
         if rated:
             return max(rated, key=lambda a: hint.values[state.action_to_string(seat, a)])
-        return allowed[len(state.history) % len(allowed)]
+        pick: int = self.rng.choice(allowed)
+        return pick
 
 
 def build_agent(spec: str) -> Agent:
     """The agent a lab spec names (a bot spec, plus the lab's ``restrict=``)."""
     base, pattern = split_restriction(spec)
     agent = make_agent(base)
-    return agent if pattern is None else RestrictedAgent(agent, pattern)
-
-
-# ---------------------------------------------------------------- restriction
-@cache
-def _restricted_class(cls: type[GameState], seat: int, pattern: str) -> type[GameState]:
-    """A subclass of ``cls`` whose ``legal_actions(seat)`` leaves out matching actions."""
-    regex = re.compile(pattern, re.IGNORECASE)
-
-    def legal_actions(self: GameState, s: int) -> list[int]:
-        legal = cls.legal_actions(self, s)
-        if s != seat or len(legal) < 2:
-            return legal
-        allowed = [a for a in legal if not regex.search(cls.action_to_string(self, s, a))]
-        return allowed or legal
-
-    return type(f"Restricted{cls.__name__}", (cls,), {"legal_actions": legal_actions})
-
-
-def _restricted_copy(state: GameState, seat: int, pattern: str) -> GameState:
-    copy = state.clone()
-    copy.__class__ = _restricted_class(type(state), seat, pattern)
-    return copy
+    if pattern is None:
+        return agent
+    seed = parse_spec(base)[1].get("seed")
+    return RestrictedAgent(
+        agent, pattern, int(seed) if seed and seed.lstrip("-").isdigit() else None
+    )
 
 
 # --------------------------------------------------------------------- reseed
-def reseed(agent: Agent, seed: int) -> bool:
-    """Reseed every random source of ``agent`` (and of agents it holds) with ``seed``.
+def reseed(agent: Agent, seed: int) -> None:
+    """Put a reused ``agent`` where a fresh ``with_seed(spec, seed)`` agent starts.
 
-    Agents seed each of their sources from their one ``seed`` parameter, so this
-    puts a reused agent in the state a fresh ``with_seed(spec, seed)`` agent
-    would start in (``tests/lab/test_lab_runner.py`` checks it for every agent).
-    Returns False when some part of the agent cannot be looked into (a compiled
-    class without ``__dict__``): the caller must then build a fresh agent.
+    Agents say how through :meth:`Agent.reseed` (an explicit method rather than a
+    look into their attributes, which a compiled class does not expose);
+    ``tests/lab/test_lab_runner.py`` checks, for every agent, that a reseeded
+    agent plays exactly as a fresh one.
     """
-    return _reseed(agent, seed, set())
-
-
-def _reseed(obj: Any, seed: int, seen: set[int]) -> bool:
-    if id(obj) in seen:
-        return True
-    seen.add(id(obj))
-    if hasattr(obj, "__dict__"):
-        values = list(vars(obj).values())
-    elif hasattr(type(obj), "__slots__"):
-        slots = [n for c in type(obj).__mro__ for n in getattr(c, "__slots__", ())]
-        values = [getattr(obj, n) for n in slots if hasattr(obj, n)]
-    else:
-        return False  # e.g. a compiled class: nothing to look into
-    ok = True
-    for value in values:
-        if isinstance(value, random.Random):
-            value.seed(seed)
-        elif isinstance(value, Agent) or _ours(value):
-            ok = _reseed(value, seed, seen) and ok
-    return ok
-
-
-def _ours(value: Any) -> bool:
-    """An object of decklab's own (a search helper) that may hold a random source."""
-    return type(value).__module__.startswith("decklab.") and not isinstance(value, type)
+    agent.reseed(seed)

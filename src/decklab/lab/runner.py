@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import decklab
-from decklab.bots.base import Agent, parse_spec, with_seed
+from decklab.bots.base import Agent, parse_spec
 from decklab.engine.chance import Rng
 from decklab.engine.errors import DecklabError
 from decklab.engine.registry import get_game
@@ -267,21 +267,13 @@ _AGENT_CACHE: dict[tuple[str, int], Agent] = {}
 """One agent per (spec, seat) per worker process, reused across games and batches."""
 
 
-_FRESH_ONLY: set[str] = set()
-"""Specs whose agents cannot be reseeded (see :func:`decklab.lab.agents.reseed`)."""
-
-
 def _agent(spec: str, seat: int, seed: int) -> Agent:
-    if spec not in _FRESH_ONLY:
-        agent = _AGENT_CACHE.get((spec, seat))
-        if agent is None:
-            agent = build_agent(spec)
-            _AGENT_CACHE[(spec, seat)] = agent
-        if reseed(agent, seed):
-            return agent
-        _FRESH_ONLY.add(spec)
-        _AGENT_CACHE.pop((spec, seat), None)
-    return build_agent(with_seed(spec, seed))
+    agent = _AGENT_CACHE.get((spec, seat))
+    if agent is None:
+        agent = build_agent(spec)
+        _AGENT_CACHE[(spec, seat)] = agent
+    reseed(agent, seed)
+    return agent
 
 
 def agent_seed(spec: str, deal_seed: int, rotation: int, seat: int) -> int:
