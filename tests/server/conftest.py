@@ -12,12 +12,15 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+from starlette.testclient import TestClient
 
+from decklab.server.api.app import create_app
 from decklab.server.bots import BotPool
 from decklab.server.config import Settings
 from decklab.server.service import TableService
 from decklab.server.store.db import make_engine, upgrade
 from decklab.server.store.queries import Store
+
 from . import pgserver
 
 
@@ -73,3 +76,11 @@ async def service(database_url: str, bot_pool: BotPool) -> AsyncIterator[TableSe
     finally:
         await svc.close()
         store.close()
+
+
+@pytest.fixture
+def client(database_url: str, bot_pool: BotPool) -> Iterator[TestClient]:
+    """The real application (REST and WebSocket) on a fresh database, in-process."""
+    app = create_app(fast_settings(database_url=database_url), pool=bot_pool)
+    with TestClient(app, base_url="http://testserver") as test_client:
+        yield test_client

@@ -201,5 +201,5 @@ async def test_chat_seated_only_limited_and_stored(service: TableService) -> Non
         await service.chat(table.id, token, "one too many")
     assert err.value.code == "rate_limited"
     loaded = service.store.load(table.id)
-    assert loaded is not None and [c.text for c in loaded.chat][0] == "<b>hello</b> there"
+    assert loaded is not None and loaded.chat[0].text == "<b>hello</b> there"
     service.unsubscribe(table, key)

@@ -36,5 +36,5 @@ class Settings:
     """Table creation per client address."""
     allowed_origins: frozenset[str] = field(default_factory=frozenset)
     """Extra origins allowed to open a WebSocket (the server's own is always allowed)."""
-    max_bot_threads: int = 64
-    trust_proxy_headers: bool = False
+    shared: bool = True
+    """On PostgreSQL, share tables with other server processes (advisory locks, NOTIFY)."""
