@@ -8,11 +8,14 @@ own SQLite file.
 from __future__ import annotations
 
 import uuid
+import warnings
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
-from starlette.testclient import TestClient
+
+warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+from starlette.testclient import TestClient  # noqa: E402
 
 from decklab.server.api.app import create_app
 from decklab.server.bots import BotPool

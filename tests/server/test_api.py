@@ -41,7 +41,9 @@ def test_security_headers_on_every_response(client: TestClient) -> None:
 
 def test_oversized_body_refused(client: TestClient) -> None:
     answer = client.post(
-        "/api/tables", content=b"{" + b" " * 70000 + b"}", headers={"content-type": "application/json"}
+        "/api/tables",
+        content=b"{" + b" " * 70000 + b"}",
+        headers={"content-type": "application/json"},
     )
     assert answer.status_code == 413
     assert answer.json()["error"]["code"] == "too_large"
@@ -53,12 +55,22 @@ def test_create_join_play_record_replay(client: TestClient) -> None:
     assert any(t["id"] == table["id"] for t in client.get("/api/tables").json())
     tokens = [join(client, table["id"], f"p{i}", f"n{i}") for i in (1, 2)]
     # a taken seat, a forged token, a spectator acting: refused, nothing changes
-    assert client.post(f"/api/tables/{table['id']}/join", json={"seat": "p1", "nickname": "x"}).status_code == 409
+    assert (
+        client.post(
+            f"/api/tables/{table['id']}/join", json={"seat": "p1", "nickname": "x"}
+        ).status_code
+        == 409
+    )
     sync = client.get(f"/api/tables/{table['id']}/state", headers=auth(tokens[0])).json()
     state = sync["state"]
     seat = int(state["to_act"][0][1:]) - 1
     body = {"action": "nonsense", "version": state["version"], "client_id": "a"}
-    assert client.post(f"/api/tables/{table['id']}/actions", json=body, headers=auth("x" * 43)).status_code == 403
+    assert (
+        client.post(
+            f"/api/tables/{table['id']}/actions", json=body, headers=auth("x" * 43)
+        ).status_code
+        == 403
+    )
     assert client.post(f"/api/tables/{table['id']}/actions", json=body).status_code == 403
     # play the game out through REST
     moves = 0
@@ -72,7 +84,9 @@ def test_create_join_play_record_replay(client: TestClient) -> None:
         legal = sync["state"]["legal"]
         assert legal
         body = {"action": legal[0], "version": sync["version"], "client_id": f"m{moves}"}
-        answer = client.post(f"/api/tables/{table['id']}/actions", json=body, headers=auth(tokens[seat]))
+        answer = client.post(
+            f"/api/tables/{table['id']}/actions", json=body, headers=auth(tokens[seat])
+        )
         assert answer.status_code == 200, answer.text
         assert answer.json()["version"] == sync["version"] + 1
         moves += 1
@@ -82,18 +96,27 @@ def test_create_join_play_record_replay(client: TestClient) -> None:
             assert mine["viewer"] == "p1"
             spectator = client.get(f"/api/tables/{table['id']}/record").json()
             assert spectator["viewer"] == "spectator"
-            assert client.get(
-                f"/api/tables/{table['id']}/replay", params={"step": 2, "seat": "p2"}, headers=auth(tokens[0])
-            ).status_code == 403
+            assert (
+                client.get(
+                    f"/api/tables/{table['id']}/replay",
+                    params={"step": 2, "seat": "p2"},
+                    headers=auth(tokens[0]),
+                ).status_code
+                == 403
+            )
     full = client.get(f"/api/tables/{table['id']}/record").json()
     assert "viewer" not in full
     state_after, applied = records.replay(full)
     assert applied == moves and state_after.is_terminal()
-    replay = client.get(f"/api/tables/{table['id']}/replay", params={"step": 2, "seat": "p2"}).json()
+    replay = client.get(
+        f"/api/tables/{table['id']}/replay", params={"step": 2, "seat": "p2"}
+    ).json()
     assert replay["step"] == 2 and replay["viewer"] == "p2"
     before, _ = records.replay(full, limit=_line_of_action(full, 2))
     assert replay["view"] == before.view(1)
-    assert client.get(f"/api/tables/{table['id']}/replay", params={"step": 10**5}).status_code == 400
+    assert (
+        client.get(f"/api/tables/{table['id']}/replay", params={"step": 10**5}).status_code == 400
+    )
 
 
 def _line_of_action(record: dict, k: int) -> int:
@@ -108,14 +131,20 @@ def _line_of_action(record: dict, k: int) -> int:
 
 
 def test_play_again_keeps_the_seats(client: TestClient) -> None:
-    table = new_table(client, game=GAME, players=2, seats=[{"kind": "open"}, {"kind": "bot", "bot": "random"}])
+    table = new_table(
+        client, game=GAME, players=2, seats=[{"kind": "open"}, {"kind": "bot", "bot": "random"}]
+    )
     token = join(client, table["id"], "p1")
     for i in range(500):
         sync = client.get(f"/api/tables/{table['id']}/state", headers=auth(token)).json()
         if sync["state"]["status"] == "finished":
             break
         if sync["state"]["legal"]:
-            body = {"action": sync["state"]["legal"][-1], "version": sync["version"], "client_id": f"m{i}"}
+            body = {
+                "action": sync["state"]["legal"][-1],
+                "version": sync["version"],
+                "client_id": f"m{i}",
+            }
             client.post(f"/api/tables/{table['id']}/actions", json=body, headers=auth(token))
         else:
             time.sleep(0.01)
@@ -142,10 +171,17 @@ def test_solo_undo_hint_and_stats(client: TestClient) -> None:
     assert hint.json()["action"] in sync["state"]["legal"] and hint.json()["reason"]
     first_view = sync["state"]["view"]
     body = {"action": hint.json()["action"], "version": sync["version"], "client_id": "h"}
-    assert client.post(f"/api/tables/{table['id']}/actions", json=body, headers=auth(token)).status_code == 200
+    assert (
+        client.post(
+            f"/api/tables/{table['id']}/actions", json=body, headers=auth(token)
+        ).status_code
+        == 200
+    )
     sync = client.get(f"/api/tables/{table['id']}/state", headers=auth(token)).json()
     assert sync["state"]["can_undo"] is True
-    undone = client.post(f"/api/tables/{table['id']}/undo", json={"version": sync["version"]}, headers=auth(token))
+    undone = client.post(
+        f"/api/tables/{table['id']}/undo", json={"version": sync["version"]}, headers=auth(token)
+    )
     assert undone.status_code == 200, undone.text
     sync = client.get(f"/api/tables/{table['id']}/state", headers=auth(token)).json()
     assert sync["state"]["view"] == first_view and sync["version"] == undone.json()["version"]
@@ -155,9 +191,20 @@ def test_solo_undo_hint_and_stats(client: TestClient) -> None:
         sync = client.get(f"/api/tables/{table['id']}/state", headers=auth(token)).json()
         if sync["state"]["status"] == "finished":
             break
-        body = {"action": sync["state"]["legal"][0], "version": sync["version"], "client_id": f"m{i}"}
+        body = {
+            "action": sync["state"]["legal"][0],
+            "version": sync["version"],
+            "client_id": f"m{i}",
+        }
         client.post(f"/api/tables/{table['id']}/actions", json=body, headers=auth(token))
-    assert client.post(f"/api/tables/{table['id']}/undo", json={"version": sync["version"]}, headers=auth(token)).status_code == 409
+    assert (
+        client.post(
+            f"/api/tables/{table['id']}/undo",
+            json={"version": sync["version"]},
+            headers=auth(token),
+        ).status_code
+        == 409
+    )
     stats = client.get("/api/stats/solo player").json()["games"][game]
     assert stats["games"] == 1 and stats["deals"][0]["deal"] == 4
     # a game with others has no undo and no hint
@@ -167,5 +214,7 @@ def test_solo_undo_hint_and_stats(client: TestClient) -> None:
 
 
 def test_table_creation_rate_limited_per_address(client: TestClient) -> None:
-    codes = [client.post("/api/tables", json={"game": GAME, "players": 2}).status_code for _ in range(32)]
+    codes = [
+        client.post("/api/tables", json={"game": GAME, "players": 2}).status_code for _ in range(32)
+    ]
     assert codes.count(201) == 30 and codes[-1] == 429

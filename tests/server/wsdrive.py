@@ -50,7 +50,9 @@ def until(ws: WebSocketTestSession, wanted: Callable[[Frame], bool], limit: int 
     raise AssertionError("the wanted frame never came")
 
 
-def collect(ws: WebSocketTestSession, wanted: Callable[[Frame], bool], limit: int = 200) -> list[Frame]:
+def collect(
+    ws: WebSocketTestSession, wanted: Callable[[Frame], bool], limit: int = 200
+) -> list[Frame]:
     """Every frame up to and including the first ``wanted`` one."""
     seen = []
     for _ in range(limit):

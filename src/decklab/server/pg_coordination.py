@@ -36,7 +36,9 @@ SWEEP_S = 2.0
 
 def lock_key(table_id: str) -> int:
     """A table's advisory lock: 64 bits of a hash of its id, as a signed bigint."""
-    return int.from_bytes(hashlib.blake2b(table_id.encode(), digest_size=8).digest(), "big", signed=True)
+    return int.from_bytes(
+        hashlib.blake2b(table_id.encode(), digest_size=8).digest(), "big", signed=True
+    )
 
 
 def libpq_url(url: str) -> str:
@@ -83,7 +85,9 @@ class PgCoordinator(Coordinator):
     async def announce(self, table_id: str, kind: str, payload: dict[str, Any]) -> None:
         if self._control is None:
             return
-        body = json.dumps({"origin": self.origin, "table": table_id, "kind": kind, "payload": payload})
+        body = json.dumps(
+            {"origin": self.origin, "table": table_id, "kind": kind, "payload": payload}
+        )
         try:
             async with self._lock:
                 await self._control.execute("SELECT pg_notify(%s, %s)", (CHANNEL, body))
