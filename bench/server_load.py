@@ -38,7 +38,7 @@ from websockets.asyncio.client import ClientConnection, connect
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-PEER = '''
+PEER = """
 import json
 from starlette.applications import Starlette
 from starlette.routing import WebSocketRoute, Route
@@ -61,7 +61,7 @@ async def live(ws):
     except Exception:
         TABLES[table].discard(ws)
 app = Starlette(routes=[Route("/api/health", health), WebSocketRoute("/live/{table}", live)])
-'''
+"""
 
 
 def cpu_seconds(pid: int) -> float:
@@ -144,7 +144,9 @@ async def drive(run: TableRun, rng: random.Random, until: float, moves: list[int
         await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - start)))
 
 
-async def load(base: str, ws_base: str, tables: int, seconds: float, game: str, peer: bool) -> dict[str, Any]:
+async def load(
+    base: str, ws_base: str, tables: int, seconds: float, game: str, peer: bool
+) -> dict[str, Any]:
     rng = random.Random(tables)
     runs: list[TableRun] = []
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
@@ -152,10 +154,14 @@ async def load(base: str, ws_base: str, tables: int, seconds: float, game: str, 
             if peer:
                 runs.append(TableRun(f"t{k}", ["", ""]))
                 continue
-            made = (await http.post("/api/tables", json={"game": game, "players": 2, "public": False})).json()
+            made = (
+                await http.post("/api/tables", json={"game": game, "players": 2, "public": False})
+            ).json()
             tokens = []
             for seat in ("p1", "p2"):
-                joined = await http.post(f"/api/tables/{made['id']}/join", json={"seat": seat, "nickname": seat})
+                joined = await http.post(
+                    f"/api/tables/{made['id']}/join", json={"seat": seat, "nickname": seat}
+                )
                 tokens.append(joined.json()["token"])
             runs.append(TableRun(made["id"], tokens))
     latencies: list[float] = []
@@ -163,7 +169,9 @@ async def load(base: str, ws_base: str, tables: int, seconds: float, game: str, 
     readers = []
     for run in runs:
         for seat, token in enumerate(run.tokens):
-            url = f"{ws_base}/live/{run.table}" if peer else f"{ws_base}/api/tables/{run.table}/live"
+            url = (
+                f"{ws_base}/live/{run.table}" if peer else f"{ws_base}/api/tables/{run.table}/live"
+            )
             ws = await connect(url, open_timeout=60, max_size=2**22)
             run.conns.append(ws)
             if peer:
@@ -198,7 +206,18 @@ def start_decklab(database: str, home: Path) -> tuple[subprocess.Popen[bytes], i
     port = free_port()
     env = {**os.environ, "DECKLAB_HOME": str(home)}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "decklab.cli", "serve", "--port", str(port), "--database", database, "--log-level", "warning"],
+        [
+            sys.executable,
+            "-m",
+            "decklab.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--database",
+            database,
+            "--log-level",
+            "warning",
+        ],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=open(home / "server.log", "ab"),  # noqa: SIM115 - closed with the process
@@ -211,7 +230,16 @@ def start_peer(home: Path) -> tuple[subprocess.Popen[bytes], int]:
     port = free_port()
     (home / "peer_app.py").write_text(PEER)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "peer_app:app", "--port", str(port), "--log-level", "warning"],
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "peer_app:app",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
         cwd=home,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -220,7 +248,9 @@ def start_peer(home: Path) -> tuple[subprocess.Popen[bytes], int]:
     return proc, port
 
 
-def measure(kind: str, database: str | None, tables: int, seconds: float, game: str) -> dict[str, Any]:
+def measure(
+    kind: str, database: str | None, tables: int, seconds: float, game: str
+) -> dict[str, Any]:
     home = Path(tempfile.mkdtemp(prefix="decklab-load-"))
     if kind == "peer":
         proc, port = start_peer(home)
@@ -230,7 +260,14 @@ def measure(kind: str, database: str | None, tables: int, seconds: float, game: 
     try:
         cpu0, t0 = cpu_seconds(proc.pid), time.perf_counter()
         result = asyncio.run(
-            load(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}", tables, seconds, game, kind == "peer")
+            load(
+                f"http://127.0.0.1:{port}",
+                f"ws://127.0.0.1:{port}",
+                tables,
+                seconds,
+                game,
+                kind == "peer",
+            )
         )
         result["server_cpu"] = (cpu_seconds(proc.pid) - cpu0) / (time.perf_counter() - t0)
         result["server"] = kind
@@ -284,7 +321,11 @@ def main() -> None:
 
 
 def plot(results: list[dict[str, Any]], path: Path) -> None:
-    import matplotlib
+    try:
+        import matplotlib
+    except ImportError:
+        print("matplotlib is not installed: no plot (pip install matplotlib)")
+        return
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -292,9 +333,18 @@ def plot(results: list[dict[str, Any]], path: Path) -> None:
     fig, ax = plt.subplots(figsize=(7, 4))
     for kind in sorted({r["server"] for r in results}):
         rows = [r for r in results if r["server"] == kind]
-        ax.plot([r["tables"] for r in rows], [r["p99_ms"] for r in rows], marker="o", label=f"{kind} p99")
         ax.plot(
-            [r["tables"] for r in rows], [r["p50_ms"] for r in rows], marker=".", linestyle="--", label=f"{kind} p50"
+            [r["tables"] for r in rows],
+            [r["p99_ms"] for r in rows],
+            marker="o",
+            label=f"{kind} p99",
+        )
+        ax.plot(
+            [r["tables"] for r in rows],
+            [r["p50_ms"] for r in rows],
+            marker=".",
+            linestyle="--",
+            label=f"{kind} p50",
         )
     ax.set_xlabel("concurrent tables (one move per table per second)")
     ax.set_ylabel("intent → broadcast to every seat (ms)")
