@@ -55,7 +55,8 @@ async def live(ws):
         while True:
             message = json.loads(await ws.receive_text())
             version = message["version"] + 1
-            frame = json.dumps({"type": "event", "version": version, "state": {"legal": ["x"]}})
+            frame = json.dumps({"type": "event", "version": version, "state": {
+                "legal": ["x"], "to_act": ["p1", "p2"], "status": "playing"}})
             for other in list(TABLES[table]):
                 await other.send_text(frame)
     except Exception:
@@ -101,6 +102,7 @@ class TableRun:
     seen: dict[int, set[int]] = field(default_factory=dict)
     sent_at: dict[int, float] = field(default_factory=dict)
     finished: bool = False
+    errors: list[str] = field(default_factory=list)
 
 
 async def reader(run: TableRun, seat: int, latencies: list[float]) -> None:
@@ -111,6 +113,8 @@ async def reader(run: TableRun, seat: int, latencies: list[float]) -> None:
         if kind == "ping":
             await ws.send('{"type":"pong"}')
             continue
+        if kind == "error":
+            run.errors.append(frame.get("code", "?"))
         state = frame.get("state")
         if kind in {"event", "sync"} and state is not None:
             version = frame["version"]
@@ -199,6 +203,8 @@ async def load(
         "p50_ms": 1000 * statistics.median(lat) if lat else None,
         "p99_ms": 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))] if lat else None,
         "sent": len(moves),
+        "errors": sum(len(r.errors) for r in runs),
+        "error_codes": sorted({c for r in runs for c in r.errors}),
     }
 
 
@@ -215,6 +221,8 @@ def start_decklab(database: str, home: Path) -> tuple[subprocess.Popen[bytes], i
             str(port),
             "--database",
             database,
+            "--tables-per-minute",
+            "100000",
             "--log-level",
             "warning",
         ],
@@ -306,9 +314,10 @@ def main() -> None:
                 got["p99_vs_peer"] = (got["p99_ms"] or 0) / (peer["p99_ms"] or 1)
                 results.append(got)
                 print(
-                    f"N={n:4d} {db:10s} {got['moves_per_s']:7.1f} moves/s  p50 {got['p50_ms']:7.1f} ms  "
-                    f"p99 {got['p99_ms']:7.1f} ms  (peer p99 {peer['p99_ms']:.1f} ms, ×{got['p99_vs_peer']:.1f})  "
-                    f"server CPU {got['server_cpu']:.2f}",
+                    f"N={n:4d} {db:10s} {got['moves_per_s']:7.1f} moves/s  p50 {got['p50_ms'] or 0:7.1f} ms  "
+                    f"p99 {got['p99_ms'] or 0:7.1f} ms  (peer p99 {peer['p99_ms'] or 0:.1f} ms, "
+                    f"×{got['p99_vs_peer']:.1f})  server CPU {got['server_cpu']:.2f}  "
+                    f"errors {got['errors']} {got['error_codes']}",
                     flush=True,
                 )
     finally:

@@ -88,6 +88,9 @@ def register(app: typer.Typer) -> None:
             list[str] | None,
             typer.Option(help="another origin allowed to open WebSockets (repeatable)"),
         ] = None,
+        tables_per_minute: Annotated[
+            int, typer.Option(help="tables one address may create per minute", min=1)
+        ] = 30,
         log_level: Annotated[str, typer.Option(help="debug, info, warning")] = "info",
     ) -> None:
         """Serve online play: tables, seats, live moves, bots (FastAPI + uvicorn)."""
@@ -111,6 +114,8 @@ def register(app: typer.Typer) -> None:
             bot_workers=bot_workers,
             grace_s=grace,
             allowed_origins=frozenset(allowed_origin or ()),
+            tables_per_window=tables_per_minute,
+            table_window_s=60.0,
         )
         typer.echo(f"decklab serves on http://{host}:{port}/ (database: {shown_url(url)})")
         if processes == 1:
