@@ -141,7 +141,7 @@ def _play_and_kill(server: ForkedServer) -> None:
     def killer() -> None:
         nonlocal kills
         while kills < KILLS and not stop.is_set():
-            time.sleep(rng.uniform(0.1, 1.0))
+            time.sleep(rng.uniform(0.05, 0.6))
             server.kill()
             kills += 1
             server.start()
