@@ -29,7 +29,7 @@ from decklab.bots.base import AgentSpecError, is_fair, make_agent
 from decklab.engine import records
 from decklab.engine.errors import DecklabError, OptionError, RecordError
 from decklab.engine.registry import game_names, get_game
-from decklab.engine.state import CHANCE, GameState, Viewer, seat_name
+from decklab.engine.state import CHANCE, GameState, Viewer, seat_index, seat_name
 from decklab.server import frames
 from decklab.server.bots import BotPool
 from decklab.server.config import Settings
@@ -579,8 +579,8 @@ class TableService:
 
     def _seat_index(self, table: Table, seat_text: str) -> int:
         try:
-            return records._seat_of(seat_text.strip().lower(), table.state.num_players)
-        except RecordError:
+            return seat_index(seat_text, table.state.num_players)
+        except ValueError:
             raise ServiceError(
                 "bad_request", f"no seat {seat_text!r} (seats are p1…p{table.state.num_players})"
             ) from None
