@@ -414,6 +414,15 @@ _register_lab()
 __import__("decklab.record_commands", fromlist=["register"]).register(app)
 
 
+def _register_server() -> None:
+    from decklab.server.commands import register
+
+    register(app)
+
+
+_register_server()
+
+
 def main() -> None:
     try:
         app()

@@ -1,0 +1,1 @@
+"""The HTTP side: the FastAPI application, its REST routes and its pydantic models."""

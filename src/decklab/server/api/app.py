@@ -1,0 +1,105 @@
+"""The FastAPI application: REST routes, the live WebSocket, hygiene, and start-up.
+
+On start the database is migrated to the newest schema, the bot workers are
+started, and every unfinished table is rebuilt from the database.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from decklab.server.api.routes import games, stats, tables
+from decklab.server.api.security import Hygiene, WindowLimit
+from decklab.server.bots import BotPool
+from decklab.server.config import Settings
+from decklab.server.live import router as live_router
+from decklab.server.service import ServiceError, TableService
+from decklab.server.store.db import default_url, is_postgres, make_engine, upgrade
+from decklab.server.store.queries import Store
+
+log = logging.getLogger("decklab.server")
+
+
+def web_folder() -> Path | None:
+    """The browser client's static files, when the package has them (the web issue adds them)."""
+    folder = Path(str(resources.files("decklab"))) / "web"
+    return folder if folder.is_dir() else None
+
+
+def create_app(settings: Settings | None = None, pool: BotPool | None = None) -> FastAPI:
+    """The application. ``pool`` lets tests share one set of bot workers between apps."""
+    settings = settings or Settings()
+    url = settings.database_url or default_url()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        upgrade(url)
+        store = Store(make_engine(url))
+        own_pool = pool is None
+        workers = pool or BotPool(settings.bot_workers)
+        coordinator = None
+        if is_postgres(url) and settings.shared:
+            from decklab.server.pg_coordination import PgCoordinator
+
+            coordinator = PgCoordinator(url)
+        service = TableService(store, settings, workers, coordinator)
+        await service.start()
+        app.state.service = service
+        try:
+            yield
+        finally:
+            await service.close()
+            store.close()
+            if own_pool:
+                workers.close()
+
+    app = FastAPI(
+        title="decklab",
+        summary="Online play of decklab's card games: tables, seats, live moves.",
+        version="1",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+    )
+    app.state.settings = settings
+    app.state.create_limit = WindowLimit(settings.tables_per_window, settings.table_window_s)
+    app.add_middleware(Hygiene)
+
+    @app.exception_handler(ServiceError)
+    async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
+        return JSONResponse(
+            {"error": {"code": exc.code, "message": exc.message}}, status_code=exc.status
+        )
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', '')}"
+            for e in exc.errors()[:10]
+        )
+        return JSONResponse(
+            {"error": {"code": "invalid", "message": problems or "invalid request"}},
+            status_code=422,
+        )
+
+    @app.get("/api/health", tags=["server"])
+    async def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    app.include_router(games.router)
+    app.include_router(tables.router)
+    app.include_router(stats.router)
+    app.include_router(live_router)
+    folder = web_folder()
+    if folder is not None:
+        app.mount("/", StaticFiles(directory=folder, html=True), name="web")
+    return app

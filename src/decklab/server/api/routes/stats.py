@@ -1,0 +1,29 @@
+"""Solo statistics per nickname."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Path, Query
+
+from decklab.server.api.deps import ServiceDep
+from decklab.server.service import ServiceError
+
+router = APIRouter(prefix="/api", tags=["stats"])
+
+
+@router.get("/stats/{nickname}")
+async def stats(
+    service: ServiceDep,
+    nickname: str = Path(max_length=32),
+    game: str | None = Query(default=None, max_length=64),
+) -> dict[str, Any]:
+    """A nickname's games played alone: games, perfect games, average, best, streaks, deals."""
+    from decklab.engine.registry import get_game
+
+    if game is not None:
+        try:
+            game = get_game(game).info.name
+        except KeyError as exc:
+            raise ServiceError("not_found", str(exc.args[0]), 404) from None
+    return {"nickname": nickname, "games": await service.stats(nickname, game)}

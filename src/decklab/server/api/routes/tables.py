@@ -1,0 +1,148 @@
+"""Tables: create, list, join, leave, act, undo, hint, chat, play again, record, replay."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Query, Request, Response
+
+from decklab.engine.state import seat_name as seat_label
+from decklab.server.api.deps import AddressDep, ServiceDep, TokenDep
+from decklab.server.api.models import (
+    Ack,
+    ChatOut,
+    ChatRequest,
+    CreateTable,
+    ErrorOut,
+    HintOut,
+    Intent,
+    JoinRequest,
+    JoinResult,
+    PublicTable,
+    TableSummary,
+    UndoRequest,
+)
+from decklab.server.service import ClockSpec, SeatSpec, ServiceError
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorOut} for code in (400, 403, 404, 409, 413, 422, 429)
+}
+router = APIRouter(prefix="/api/tables", tags=["tables"], responses=ERRORS)
+
+
+@router.post("", response_model=TableSummary, status_code=201)
+async def create_table(
+    body: CreateTable, service: ServiceDep, address: AddressDep, request: Request
+) -> TableSummary:
+    """A new table: each seat open for a person or a bot spec; public or unlisted; a clock."""
+    if not request.app.state.create_limit.allow(address):
+        raise ServiceError("rate_limited", "too many tables created from this address", 429)
+    seats = []
+    for seat in body.seats:
+        if seat.kind == "bot" and not seat.bot:
+            raise ServiceError("bad_request", "a bot seat needs a bot spec (greedy, expert, …)")
+        seats.append(SeatSpec(seat.bot if seat.kind == "bot" else None))
+    clock = (
+        ClockSpec(body.clock.base_s, body.clock.increment_s, body.clock.on_timeout)
+        if body.clock
+        else None
+    )
+    table = await service.create_table(
+        body.game,
+        body.players,
+        seats,
+        options=dict(body.options),
+        public=body.public,
+        clock=clock,
+        deal=body.deal,
+    )
+    return TableSummary.model_validate(service.summary(table))
+
+
+@router.get("", response_model=list[PublicTable])
+async def list_tables(service: ServiceDep) -> list[PublicTable]:
+    """Public tables not finished yet, newest first."""
+    return [PublicTable.model_validate(t) for t in await service.public_tables()]
+
+
+@router.get("/{table_id}", response_model=TableSummary)
+async def table_details(table_id: str, service: ServiceDep) -> TableSummary:
+    return TableSummary.model_validate(service.summary(await service.table(table_id)))
+
+
+@router.post("/{table_id}/join", response_model=JoinResult)
+async def join(table_id: str, body: JoinRequest, service: ServiceDep) -> JoinResult:
+    """Take an open seat: the answer holds the seat token, shown only this once."""
+    seat, token = await service.join(table_id, body.seat, body.nickname)
+    return JoinResult(table=table_id, seat=seat_label(seat), token=token)
+
+
+@router.post("/{table_id}/leave", status_code=204)
+async def leave(table_id: str, service: ServiceDep, token: TokenDep) -> Response:
+    """Leave the seat: after the grace period a bot plays it until the token comes back."""
+    await service.leave(table_id, token or "")
+    return Response(status_code=204)
+
+
+@router.get("/{table_id}/state")
+async def state(table_id: str, service: ServiceDep, token: TokenDep) -> dict[str, Any]:
+    """The table as the token's seat (or a spectator) sees it now: the ``sync`` frame."""
+    table = await service.table(table_id)
+    return service.sync_frame(table, service.viewer(table, token))
+
+
+@router.post("/{table_id}/actions", response_model=Ack)
+async def act(table_id: str, body: Intent, service: ServiceDep, token: TokenDep) -> Ack:
+    """Play an action (its canonical text) against the version it was chosen at."""
+    version = await service.act(table_id, token, body.action, body.version, body.client_id)
+    return Ack(version=version)
+
+
+@router.post("/{table_id}/undo", response_model=Ack)
+async def undo(table_id: str, body: UndoRequest, service: ServiceDep, token: TokenDep) -> Ack:
+    """Take back the last move (a game played alone only)."""
+    return Ack(version=await service.undo(table_id, token, body.version))
+
+
+@router.get("/{table_id}/hint", response_model=HintOut)
+async def hint(table_id: str, service: ServiceDep, token: TokenDep) -> HintOut:
+    """What the expert would play now, and why (a game played alone only)."""
+    got = await service.hint(table_id, token)
+    return HintOut(action=got["action"], reason=got["reason"], version=int(got["version"]))
+
+
+@router.post("/{table_id}/chat", response_model=ChatOut)
+async def chat(table_id: str, body: ChatRequest, service: ServiceDep, token: TokenDep) -> ChatOut:
+    """Say something at the table (seated players only; plain text)."""
+    message = await service.chat(table_id, token, body.text)
+    return ChatOut(
+        id=message.id,
+        seat=seat_label(message.seat),
+        nickname=message.nickname,
+        text=message.text,
+        at=message.at,
+    )
+
+
+@router.post("/{table_id}/again", response_model=TableSummary)
+async def play_again(table_id: str, service: ServiceDep, token: TokenDep) -> TableSummary:
+    """A new table with the same game and seats; people keep their tokens."""
+    return TableSummary.model_validate(service.summary(await service.play_again(table_id, token)))
+
+
+@router.get("/{table_id}/record")
+async def record(table_id: str, service: ServiceDep, token: TokenDep) -> dict[str, Any]:
+    """The full record once the game is over; during play the asker's redacted copy."""
+    return await service.record(table_id, token)
+
+
+@router.get("/{table_id}/replay")
+async def replay(
+    table_id: str,
+    service: ServiceDep,
+    token: TokenDep,
+    step: int = Query(ge=0, le=100000),
+    seat: str | None = Query(default=None, max_length=16),
+) -> dict[str, Any]:
+    """The table after its first ``step`` actions as a seat (or ``spectator``) saw it."""
+    return await service.replay(table_id, token, step, seat)

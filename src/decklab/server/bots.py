@@ -1,0 +1,106 @@
+"""Bots in seats: they think in worker processes, on a determinization of their seat.
+
+The event loop hands a worker ``state.determinize(seat, rng)`` — a full state
+consistent with what the seat may see, never the true one — so no bot can see a
+hidden card even through a bug in the bot. The worker answers with the canonical
+text of its action, which the service then validates against the true state like
+any intent. Agents are built once per worker process and spec.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import random
+import threading
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+
+from decklab.bots.base import Agent, make_agent
+from decklab.engine.state import GameState
+
+_AGENTS: dict[str, Agent] = {}
+
+
+def _agent(spec: str) -> Agent:
+    agent = _AGENTS.get(spec)
+    if agent is None:
+        agent = _AGENTS[spec] = make_agent(spec)
+    return agent
+
+
+def think(spec: str, sample: GameState, seat: int) -> str:
+    """In a worker: the action ``spec`` chooses for ``seat`` in the sample, as text."""
+    action = _agent(spec).choose(sample, seat)
+    return sample.action_to_string(seat, action)
+
+
+@dataclass(frozen=True)
+class HintResult:
+    action: str
+    reason: str
+
+
+def hint(spec: str, sample: GameState, seat: int) -> HintResult:
+    """In a worker: what ``spec`` would play, with its reason."""
+    got = _agent(spec).hint(sample, seat)
+    return HintResult(got.text, got.reason)
+
+
+def _watch_parent(parent: int) -> None:
+    """In a worker: exit when the server process is gone (even killed with SIGKILL),
+    instead of lingering as an orphan."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
+
+
+def _warm() -> int:
+    import decklab.bots.base as base
+
+    base._ensure_builtins()
+    return 0
+
+
+class BotPool:
+    """A pool of worker processes for bots (and hints).
+
+    ``spawn`` keeps the workers free of the server's threads and sockets.
+    """
+
+    def __init__(self, workers: int = 1) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.executor: Executor = ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=context,
+            initializer=_watch_parent,
+            initargs=(os.getpid(),),
+        )
+        self._rng = random.Random()
+
+    def sample(self, state: GameState, seat: int) -> GameState:
+        """The only state a bot ever gets: a determinization from its own seat."""
+        return state.determinize(seat, random.Random(self._rng.getrandbits(64)))
+
+    async def choose(self, spec: str, state: GameState, seat: int) -> str:
+        sample = self.sample(state, seat)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.executor, think, spec, sample, seat)
+
+    async def hint(self, spec: str, state: GameState, seat: int) -> HintResult:
+        sample = self.sample(state, seat)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.executor, hint, spec, sample, seat)
+
+    async def warm(self) -> None:
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self.executor, _warm)
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)

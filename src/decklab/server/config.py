@@ -1,0 +1,40 @@
+"""The server's settings: limits and timings in one place, each with the reason for its value."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Settings:
+    database_url: str = ""
+    """Empty: the embedded SQLite file in the data folder."""
+    bot_workers: int = 1
+    """Processes that bots think in (the event loop never thinks)."""
+    grace_s: float = 30.0
+    """How long a person may be away before a bot plays their seat (zombie mode)."""
+    zombie_spec: str = "greedy"
+    """The bot that plays for a person who left or ran out of time: quick and sensible."""
+    hint_spec: str = "expert"
+    """Hints come from the strongest fair bot, as at the terminal."""
+    events_kept: int = 256
+    """Events kept in memory per table for reconnects; older gaps get a full resync."""
+    chat_max_chars: int = 500
+    chat_burst: int = 5
+    chat_window_s: float = 10.0
+    """At most ``chat_burst`` messages per ``chat_window_s`` per seat."""
+    messages_per_window: int = 100
+    message_window_s: float = 20.0
+    """Per connection, as Lichess limits its players: 100 messages per 20 s."""
+    max_frame_bytes: int = 4096
+    """An intent or a chat line is small: a larger frame is refused, not parsed."""
+    heartbeat_s: float = 15.0
+    """The server pings every connection this often; no answer in 2× this: closed."""
+    hello_timeout_s: float = 10.0
+    tables_per_window: int = 30
+    table_window_s: float = 60.0
+    """Table creation per client address."""
+    allowed_origins: frozenset[str] = field(default_factory=frozenset)
+    """Extra origins allowed to open a WebSocket (the server's own is always allowed)."""
+    shared: bool = True
+    """On PostgreSQL, share tables with other server processes (advisory locks, NOTIFY)."""

@@ -1,0 +1,144 @@
+"""Several server processes on one PostgreSQL database.
+
+- A table is *driven* (its bots think, its clocks run) by the one process holding
+  its session advisory lock; when that process dies its connection closes, the
+  lock is freed, and another process's sweep takes the table over.
+- Any process may accept an intent: the service checks the stored version first
+  and moves it in the same transaction as the write (``UPDATE … WHERE version =``),
+  so two processes never both commit one version.
+- Every change is announced with ``NOTIFY decklab``; the other processes reload
+  the table and send their own connections the event at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import secrets
+from typing import TYPE_CHECKING, Any
+
+import psycopg
+from sqlalchemy.engine import make_url
+
+from decklab.server.coordination import Coordinator
+
+if TYPE_CHECKING:
+    from decklab.server.service import TableService
+
+log = logging.getLogger("decklab.server.pg")
+CHANNEL = "decklab"
+SWEEP_S = 2.0
+
+
+def lock_key(table_id: str) -> int:
+    """A table's advisory lock: 64 bits of a hash of its id, as a signed bigint."""
+    return int.from_bytes(
+        hashlib.blake2b(table_id.encode(), digest_size=8).digest(), "big", signed=True
+    )
+
+
+def libpq_url(url: str) -> str:
+    """``postgresql+psycopg://…`` (SQLAlchemy's spelling) as psycopg wants it."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+class PgCoordinator(Coordinator):
+    shared = True
+
+    def __init__(self, url: str) -> None:
+        self.url = libpq_url(url)
+        self.origin = f"{os.getpid()}-{secrets.token_hex(4)}"
+        self.owned: set[str] = set()
+        self._control: psycopg.AsyncConnection[Any] | None = None
+        self._listen: psycopg.AsyncConnection[Any] | None = None
+        self._lock = asyncio.Lock()
+        self._tasks: list[asyncio.Task[None]] = []
+
+    async def start(self, service: TableService) -> None:
+        self.service = service
+        self._control = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+        self._listen = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+        await self._listen.execute(f"LISTEN {CHANNEL}")
+        self._tasks = [asyncio.create_task(self._listener()), asyncio.create_task(self._sweeper())]
+
+    async def claim(self, table_id: str) -> bool:
+        if table_id in self.owned:
+            return True
+        assert self._control is not None
+        async with self._lock:
+            cursor = await self._control.execute(
+                "SELECT pg_try_advisory_lock(%s)", (lock_key(table_id),)
+            )
+            row = await cursor.fetchone()
+        if row is not None and row[0]:
+            self.owned.add(table_id)
+            return True
+        return False
+
+    def drives(self, table_id: str) -> bool:
+        return table_id in self.owned
+
+    async def announce(self, table_id: str, kind: str, payload: dict[str, Any]) -> None:
+        if self._control is None:
+            return
+        body = json.dumps(
+            {"origin": self.origin, "table": table_id, "kind": kind, "payload": payload}
+        )
+        try:
+            async with self._lock:
+                await self._control.execute("SELECT pg_notify(%s, %s)", (CHANNEL, body))
+        except psycopg.Error as exc:
+            log.warning("notify failed: %s", exc)
+
+    async def _listener(self) -> None:
+        assert self._listen is not None
+        try:
+            async for note in self._listen.notifies():
+                try:
+                    message = json.loads(note.payload)
+                except ValueError:
+                    continue
+                if message.get("origin") == self.origin:
+                    continue
+                table_id = message.get("table")
+                if not isinstance(table_id, str):
+                    continue
+                if message.get("kind") == "chat":
+                    self.service.remote_chat(table_id, message.get("payload") or {})
+                elif table_id in self.service.tables:
+                    try:
+                        await self.service.refresh(table_id)
+                    except Exception:
+                        log.exception("refresh failed", extra={"table": table_id})
+        except (asyncio.CancelledError, psycopg.OperationalError):
+            return
+
+    async def _sweeper(self) -> None:
+        """Take over the tables nobody drives (a process died, or they were just made)."""
+        try:
+            while True:
+                await asyncio.sleep(SWEEP_S)
+                try:
+                    ids = await asyncio.to_thread(self.service.store.unfinished)
+                    for table_id in ids:
+                        if table_id not in self.owned and await self.claim(table_id):
+                            table = await self.service._load(table_id)
+                            if table is not None:
+                                self.service._schedule(table)
+                except Exception:
+                    log.exception("sweep failed")
+        except asyncio.CancelledError:
+            return
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for conn in (self._listen, self._control):
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    await conn.close()
+        self._control = self._listen = None

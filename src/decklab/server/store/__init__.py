@@ -1,0 +1,1 @@
+"""The database: models, engine set-up and migrations, and the queries the service needs."""

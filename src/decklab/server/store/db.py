@@ -1,0 +1,101 @@
+"""Connecting to the database and bringing its schema up to date.
+
+One code path for both databases: an embedded SQLite file in the data folder
+(WAL mode, so readers never wait for the writer, and ``synchronous=FULL`` so
+that a committed action survives even a power cut), or PostgreSQL by URL
+(``postgresql+psycopg://…``). The schema is made by Alembic migrations, applied
+on start and by ``decklab db upgrade``.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy.engine import make_url
+
+from decklab.play.storage import data_dir
+
+if TYPE_CHECKING:
+    from alembic.config import Config
+
+FILE_NAME = "server.sqlite3"
+HEAD = "0001"
+"""The newest migration (a test checks it against Alembic's own view): a database already
+there starts without loading Alembic at all, which keeps restarts quick."""
+
+
+def default_url() -> str:
+    """The embedded database: a SQLite file in the data folder (``DECKLAB_HOME``)."""
+    return f"sqlite:///{data_dir() / FILE_NAME}"
+
+
+def is_postgres(url: str) -> bool:
+    return make_url(url).get_backend_name() == "postgresql"
+
+
+def check_url(url: str) -> str:
+    """The URL, or a clear error for one this server cannot use."""
+    try:
+        parsed = make_url(url)
+    except Exception:
+        raise ValueError(f"not a database URL: {url!r}") from None
+    backend = parsed.get_backend_name()
+    if backend not in {"sqlite", "postgresql"}:
+        raise ValueError(
+            f"unsupported database {backend!r}: use sqlite:///PATH or postgresql+psycopg://…"
+        )
+    if backend == "postgresql" and parsed.get_driver_name() != "psycopg":
+        raise ValueError("PostgreSQL is reached with psycopg 3: write postgresql+psycopg://…")
+    return url
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``, with SQLite set up for durability and concurrency."""
+    check_url(url)
+    if is_postgres(url):
+        return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+    engine = create_engine(url, connect_args={"check_same_thread": False})
+    event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def alembic_config(url: str) -> Config:
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(resources.files("decklab.server") / "migrations"))
+    config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return config
+
+
+def upgrade(url: str) -> None:
+    """Apply every migration the database does not have yet (idempotent)."""
+    check_url(url)
+    if current_revision(url) == HEAD:
+        return
+    from alembic import command
+
+    command.upgrade(alembic_config(url), "head")
+
+
+def current_revision(url: str) -> str | None:
+    """The migration the database is at (None: a new database)."""
+    engine = make_engine(url)  # for SQLite this also turns WAL on, before Alembic connects
+    try:
+        with engine.connect() as conn:
+            return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    except Exception:
+        return None
+    finally:
+        engine.dispose()

@@ -1,0 +1,108 @@
+"""The tables of the database. One row per table, per seat, per accepted action, per
+chat message, per finished solo game: enough to rebuild every table exactly."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+def utcnow() -> _dt.datetime:
+    return _dt.datetime.now(_dt.UTC)
+
+
+class Base(DeclarativeBase):
+    """The declarative base of every table."""
+
+
+class TableRow(Base):
+    """A table: the game, its deal, its seats' rules, and the version of its events."""
+
+    __tablename__ = "game_tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64))
+    game_version: Mapped[int] = mapped_column(Integer)
+    num_players: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    setup: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    """``waiting`` (open seats), ``playing``, ``finished``."""
+    public: Mapped[bool] = mapped_column(Boolean, default=True)
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    previous_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    next_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created_at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SeatRow(Base):
+    """A seat: open, a person (known by the hash of their token), or a bot."""
+
+    __tablename__ = "seats"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    """``open``, ``human`` or ``bot``."""
+    nickname: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    bot_spec: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    zombie: Mapped[bool] = mapped_column(Boolean, default=False)
+    """A person's seat played by a bot while they are away (reclaimable with the token)."""
+    clock_ms: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class ActionRow(Base):
+    """An accepted action: its canonical text, the chance it drew, the intent's client id."""
+
+    __tablename__ = "actions"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    actor: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(String(200))
+    chance: Mapped[list[Any]] = mapped_column(JSON)
+    client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    version: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ChatRow(Base):
+    """A chat message: plain text from a seated player."""
+
+    __tablename__ = "chat"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("game_tables.id", ondelete="CASCADE"), index=True
+    )
+    seat: Mapped[int] = mapped_column(Integer)
+    nickname: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SoloResultRow(Base):
+    """A finished solo game, for the statistics of a nickname."""
+
+    __tablename__ = "solo_results"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    nickname: Mapped[str] = mapped_column(String(64), index=True)
+    game: Mapped[str] = mapped_column(String(64))
+    deal: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    score: Mapped[float] = mapped_column(Float)
+    perfect: Mapped[bool] = mapped_column(Boolean)
+    table_id: Mapped[str] = mapped_column(String(32))
+    finished_at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

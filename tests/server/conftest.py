@@ -1,0 +1,91 @@
+"""Fixtures for the server tests: every database test runs on SQLite and on PostgreSQL.
+
+The PostgreSQL server is started once per session from the machine's binaries
+(:mod:`pgserver`); each test gets its own fresh database on it, as it gets its
+own SQLite file.
+"""
+
+from __future__ import annotations
+
+import uuid
+import warnings
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from decklab.server.api.app import create_app
+from decklab.server.bots import BotPool
+from decklab.server.config import Settings
+from decklab.server.service import TableService
+from decklab.server.store.db import make_engine, upgrade
+from decklab.server.store.queries import Store
+
+from . import pgserver
+
+with warnings.catch_warnings():
+    # Starlette asks for httpx2 instead of httpx; httpx is what schemathesis uses too.
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[pgserver.PgServer]:
+    try:
+        server = pgserver.start()
+    except FileNotFoundError as exc:
+        pytest.skip(str(exc))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    server: pgserver.PgServer = request.getfixturevalue("pg_server")
+    return server.create_database(f"t_{uuid.uuid4().hex[:12]}")
+
+
+@pytest.fixture(scope="session")
+def bot_pool() -> Iterator[BotPool]:
+    pool = BotPool(workers=2)
+    try:
+        yield pool
+    finally:
+        pool.close()
+
+
+def fast_settings(**changes: object) -> Settings:
+    settings = Settings(grace_s=0.3, heartbeat_s=1.0)
+    for key, value in changes.items():
+        setattr(settings, key, value)
+    return settings
+
+
+@pytest.fixture
+async def service(database_url: str, bot_pool: BotPool) -> AsyncIterator[TableService]:
+    upgrade(database_url)
+    store = Store(make_engine(database_url))
+    svc = TableService(store, fast_settings(database_url=database_url), bot_pool)
+    await svc.start()
+    try:
+        yield svc
+    finally:
+        await svc.close()
+        store.close()
+
+
+@pytest.fixture
+def client(database_url: str, bot_pool: BotPool) -> Iterator[TestClient]:
+    """The real application (REST and WebSocket) on a fresh database, in-process."""
+    app = create_app(fast_settings(database_url=database_url), pool=bot_pool)
+    with TestClient(app, base_url="http://testserver") as test_client:
+        yield test_client

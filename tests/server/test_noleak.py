@@ -1,0 +1,187 @@
+"""No frame tells a seat a card it may not see: a differential test.
+
+For random games of every game, at random moments, the true state A is set beside
+B = A.determinize(seat) — a state that differs from A only in cards hidden from that
+seat (and the future of chance). The next move is played in both — in B the move that
+looks the same to the seat (another seat's face-down card is a different card in B),
+with A's chance outcomes fed to B when B allows them, and everything the server would
+send the seat — and a spectator — is encoded with the server's own code: the event
+frame (log lines, view, layout, legal actions, seats, clocks) and the error
+message for intents the seat might try. Where the action itself reveals the
+hidden cards (the seat's view after it differs between A and B), there is nothing
+to compare; everywhere else the bytes must be identical: the server adds nothing
+to what the engine's view already allows the seat to know.
+
+Sized to run fast: 200 random games per game at the smallest table, 3 moments
+each, every seat and the spectator at each moment, through the service's frame
+building directly (the socket adds only the encoding, which is the same
+:func:`frames.encode`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+
+import pytest
+
+from decklab.engine.errors import ChanceError, DecklabError
+from decklab.engine.registry import game_names, get_game
+from decklab.engine.state import CHANCE, GameState
+from decklab.server.frames import encode
+from decklab.server.logline import Entry
+from decklab.server.service import Event, Seat, Table, TableService
+from decklab.server.store.db import make_engine
+from decklab.server.store.queries import Store
+
+GAMES_PER_GAME = 200
+MOMENTS = 3
+
+
+def _table(state: GameState) -> Table:
+    seats = [Seat("human", f"n{i}", None) for i in range(state.num_players)]
+    return Table("t", type(state), state, seats, 10, "playing", True, None, {}, None)
+
+
+def _event_bytes(
+    service: TableService, after: GameState, entries: list[Entry], viewer: int | None
+) -> str:
+    table = _table(after)
+    return encode(
+        service.event_frame(table, Event(11, "action", {"seat": "p1"}, tuple(entries)), viewer)
+    )
+
+
+def _error(state: GameState, seat: int, text: str) -> str:
+    try:
+        state.parse_action(seat, text)
+    except DecklabError as exc:
+        return str(exc)
+    return "legal"
+
+
+def _step(
+    before: GameState, actor: int, action: int, forced: list[str] | None
+) -> tuple[GameState, list[Entry]]:
+    after = before.clone()
+    text = before.action_to_string(actor, action)
+    sentence = before.describe_action(actor, action)
+    index = len(after.history)
+    if forced is not None:
+        after._forced = deque(forced)
+        after._strict_chance = True
+    try:
+        after.apply(actor, action)
+    finally:
+        after._strict_chance = False
+    if after._forced:
+        raise ChanceError("left over")
+    after._forced = None
+    entries = [Entry(index, actor, text, sentence)]
+    entries += [
+        Entry(i, CHANCE, str(after.history[i][1]), None)
+        for i in range(index + 1, len(after.history))
+    ]
+    return after, entries
+
+
+def _counterpart(
+    other: GameState,
+    actor: int,
+    action: int,
+    chance: list[str],
+    view: dict[str, object],
+    viewer: int,
+    rng: random.Random,
+) -> tuple[GameState, list[Entry]] | None:
+    """The move in B that looks to ``viewer`` like A's move did: the same view after it.
+
+    Another seat's hidden move (a card played face down) has a counterpart with a
+    different card in B, which is what makes the comparison bite: if anything sent
+    to the viewer named the card, the frames would differ. Moves other than A's own
+    are tried first.
+    """
+    legal = list(other.legal_actions(actor))
+    rng.shuffle(legal)
+    legal.sort(key=lambda a: a == action)
+    for candidate in legal[:8]:
+        try:
+            after, entries = _step(other, actor, candidate, chance)
+        except (ChanceError, DecklabError):
+            continue
+        if after.view(viewer) == view:
+            return after, entries
+    return None
+
+
+def _differential(game: str, games: int) -> tuple[int, int]:
+    """Run the comparison over ``games`` random games; (moments compared, of which the
+    counterpart move was another move than A's)."""
+    cls = get_game(game)
+    n = cls.info.min_players
+    service = TableService(Store(make_engine("sqlite://")))
+    compared = differing = 0
+    for g in range(games):
+        rng = random.Random(g)
+        state = cls.new(n, seed=g)
+        played = []
+        probe = state.clone()
+        while not probe.is_terminal():  # the game's moves first, to pick moments in it
+            seat = probe.to_act()[0]
+            played.append((seat, rng.choice(probe.legal_actions(seat))))
+            probe.apply(*played[-1])
+        moments = set(rng.sample(range(len(played)), min(MOMENTS, len(played))))
+        for step, (actor, action) in enumerate(played):
+            if step not in moments:
+                state.apply(actor, action)
+                continue
+            after_a, entries_a = _step(state, actor, action, None)
+            chance = [e.text for e in entries_a if e.actor == CHANCE]
+            probes = [
+                state.action_to_string(s, a)
+                for s in state.to_act()
+                for a in state.legal_actions(s)[:3]
+            ]
+            for viewer in range(n):
+                other = state.determinize(viewer, rng)
+                counterpart = _counterpart(
+                    other, actor, action, chance, after_a.view(viewer), viewer, rng
+                )
+                if counterpart is None:
+                    continue  # the action revealed hidden cards: the seat may now see them
+                after_b, entries_b = counterpart
+                for seen_by in (viewer, None):
+                    assert _event_bytes(service, after_a, entries_a, seen_by) == _event_bytes(
+                        service, after_b, entries_b, seen_by
+                    ), (
+                        f"{game} game {g} step {step}: a frame for {seen_by} leaks what it may not see"
+                    )
+                for text in probes:
+                    assert _error(state, viewer, text) == _error(other, viewer, text)
+                compared += 1
+                differing += entries_b[0].text != entries_a[0].text
+            state = after_a
+    return compared, differing
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_frames_identical_when_only_hidden_cards_differ(game: str) -> None:
+    compared, _ = _differential(game, GAMES_PER_GAME)
+    assert compared >= GAMES_PER_GAME // 4, f"only {compared} comparisons were possible"
+
+
+def test_the_differential_test_bites(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With redaction switched off, the comparison must catch the leak in some game."""
+    assert sum(_differential(game, 10)[1] for game in game_names()) > 0
+    monkeypatch.setattr(
+        GameState, "redact_history_entry", lambda self, i, actor, text, viewer: text
+    )
+    for name in game_names():
+        monkeypatch.setattr(get_game(name), "redact_history_entry", GameState.redact_history_entry)
+    caught = 0
+    for game in game_names():
+        try:
+            _differential(game, 10)
+        except AssertionError:
+            caught += 1
+    assert caught >= 2

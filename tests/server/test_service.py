@@ -1,0 +1,218 @@
+"""The table service without any transport: full games, durability, rebuild, seats."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from decklab.engine import records
+from decklab.engine.registry import game_names, get_game
+from decklab.server.service import SeatSpec, ServiceError, TableService
+from decklab.server.store.db import make_engine
+from decklab.server.store.queries import Store
+
+from .conftest import fast_settings
+from .drive import latest_state, play_human
+
+pytestmark = pytest.mark.anyio
+
+GAMES = game_names()
+
+
+async def _wait_finished(service: TableService, table_id: str, timeout: float = 60.0) -> None:
+    async def done() -> None:
+        while (await service.table(table_id)).status != "finished":
+            await asyncio.sleep(0.02)
+
+    await asyncio.wait_for(done(), timeout)
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_full_game_humans_and_bots(service: TableService, game: str) -> None:
+    """Every game to its end through the generic interface: people on the first two
+    seats (one for a game played alone), bots on the others."""
+    info = get_game(game).info
+    n = info.min_players
+    humans = min(2, n)
+    seats = [SeatSpec() for _ in range(humans)] + [SeatSpec("greedy") for _ in range(n - humans)]
+    table = await service.create_table(game, n, seats, deal=7)
+    assert table.status == "waiting"
+    tokens = [
+        (await service.join(table.id, f"p{i + 1}", f"player {i + 1}"))[1] for i in range(humans)
+    ]
+    assert table.status == "playing"
+    rng = random.Random(game)
+    moves = await asyncio.gather(
+        *(play_human(service, table, i, tokens[i], rng) for i in range(humans))
+    )
+    await _wait_finished(service, table.id)
+    assert sum(moves) > 0
+    final = await service.table(table.id)
+    record = await service.record(table.id, None)
+    rebuilt, _ = records.replay(record)
+    assert rebuilt.result() == final.state.result() == final.outcome
+    # every action a person made is in the record under their seat, once
+    humans_lines = [line for line in record["actions"] if line.split()[0] in {"p1", "p2"}]
+    assert len(humans_lines) == sum(moves)
+
+
+async def test_rebuild_from_database_after_restart(
+    database_url: str, service: TableService
+) -> None:
+    """A restarted service rebuilds an unfinished table exactly from the stored actions."""
+    table = await service.create_table(GAMES[0], None, [], deal=3)
+    n = table.state.num_players
+    tokens = [(await service.join(table.id, f"p{i + 1}", f"n{i}"))[1] for i in range(n)]
+    rng = random.Random(1)
+    acked = {}
+    for step in range(12):
+        state = table.state
+        if state.is_terminal():
+            break
+        seat = state.to_act()[0]
+        text = state.action_to_string(seat, rng.choice(state.legal_actions(seat)))
+        acked[step] = (
+            seat,
+            await service.act(table.id, tokens[seat], text, table.version, f"x{step}"),
+        )
+    before = records.make_record(table.state)
+    version = table.version
+    other = TableService(Store(make_engine(database_url)), fast_settings())
+    await other.start()
+    try:
+        again = await other.table(table.id)
+        assert again.version == version
+        assert records.make_record(again.state)["actions"] == before["actions"]
+        assert again.state.view(None) == table.state.view(None)
+        # the rebuilt table knows its acknowledged client ids
+        for step, (seat, version_acked) in acked.items():
+            assert (
+                await other.act(table.id, tokens[seat], "anything", 0, f"x{step}") == version_acked
+            )
+        assert again.actions == len(acked)
+    finally:
+        await other.close()
+        other.store.close()
+
+
+async def test_duplicate_and_stale_intents(service: TableService) -> None:
+    table = await service.create_table(GAMES[0], None, [], deal=5)
+    n = table.state.num_players
+    tokens = [(await service.join(table.id, f"p{i + 1}", f"n{i}"))[1] for i in range(n)]
+    seat = table.state.to_act()[0]
+    text = table.state.action_to_string(seat, table.state.legal_actions(seat)[0])
+    v = table.version
+    acked = await service.act(table.id, tokens[seat], text, v, "same")
+    assert acked == v + 1
+    # the same intent again: the same answer, applied once
+    assert await service.act(table.id, tokens[seat], text, v, "same") == acked
+    assert table.actions == 1
+    # an intent against the old version with a new client id is stale
+    nxt = table.state.to_act()[0]
+    legal = table.state.action_to_string(nxt, table.state.legal_actions(nxt)[0])
+    with pytest.raises(ServiceError) as err:
+        await service.act(table.id, tokens[nxt], legal, v, "other")
+    assert err.value.code == "stale"
+    assert table.actions == 1 and table.version == acked
+
+
+async def test_illegal_intent_changes_nothing(service: TableService) -> None:
+    table = await service.create_table(GAMES[0], None, [], deal=5)
+    n = table.state.num_players
+    tokens = [(await service.join(table.id, f"p{i + 1}", f"n{i}"))[1] for i in range(n)]
+    seat = table.state.to_act()[0]
+    other = (seat + 1) % n
+    view = table.state.view(None)
+    v = table.version
+    for token, text in [
+        (tokens[seat], "no such move"),
+        (tokens[other], "pass"),
+        (tokens[seat], ""),
+    ]:
+        with pytest.raises(ServiceError) as err:
+            await service.act(table.id, token, text, v, "bad")
+        assert err.value.code == "illegal"
+    assert table.version == v and table.state.view(None) == view
+    loaded = service.store.load(table.id)
+    assert loaded is not None and loaded.actions == [] and loaded.table.version == v
+
+
+async def test_tokens_forged_other_seat_and_spectator(service: TableService) -> None:
+    table = await service.create_table(GAMES[0], None, [], deal=5)
+    n = table.state.num_players
+    tokens = [(await service.join(table.id, f"p{i + 1}", f"n{i}"))[1] for i in range(n)]
+    seat = table.state.to_act()[0]
+    other = (seat + 1) % n
+    text = table.state.action_to_string(seat, table.state.legal_actions(seat)[0])
+    for token, code in [
+        ("forged" * 7, "forbidden"),
+        (None, "forbidden"),
+        (tokens[other], "illegal"),
+    ]:
+        with pytest.raises(ServiceError) as err:
+            await service.act(table.id, token, text, table.version, "c")
+        assert err.value.code == code
+    assert table.actions == 0
+    # the token is stored only as a hash
+    loaded = service.store.load(table.id)
+    assert loaded is not None
+    stored = [s.token_hash for s in loaded.seats]
+    assert all(t not in str(stored) for t in tokens)
+    assert all(h is not None and len(h) == 64 for h in stored)
+
+
+async def test_seat_taken_and_bad_requests(service: TableService) -> None:
+    table = await service.create_table(GAMES[0], None, [], deal=5)
+    await service.join(table.id, "p1", "ann")
+    for call, code in [
+        (service.join(table.id, "p1", "bob"), "seat_taken"),
+        (service.join(table.id, "p9", "bob"), "bad_request"),
+        (service.join(table.id, "p2", ""), "bad_request"),
+        (service.create_table("no-such-game", None, []), "bad_request"),
+        (service.create_table(GAMES[0], 99, []), "bad_option"),
+        (service.create_table(GAMES[0], None, [SeatSpec("cheat")] * 2), "bad_request"),
+        (service.create_table(GAMES[0], None, [SeatSpec("nobot")] * 2), "bad_request"),
+        (service.table("nope"), "not_found"),
+    ]:
+        with pytest.raises(ServiceError) as err:
+            await call
+        assert err.value.code == code
+
+
+async def test_chat_seated_only_limited_and_stored(service: TableService) -> None:
+    table = await service.create_table(GAMES[0], None, [], deal=5)
+    _, token = await service.join(table.id, "p1", "ann")
+    key, spectator = service.subscribe(table, None)
+    await latest_state(spectator)
+    message = await service.chat(table.id, token, "  <b>hello</b>\x00 there ")
+    assert message.text == "<b>hello</b> there"
+    got = await asyncio.wait_for(spectator.queue.get(), 5)
+    assert got["type"] == "chat" and got["text"] == "<b>hello</b> there"
+    with pytest.raises(ServiceError):
+        await service.chat(table.id, None, "spectators read only")
+    with pytest.raises(ServiceError) as err:
+        await service.chat(table.id, token, "x" * 501)
+    assert err.value.code == "too_long"
+    for _ in range(4):
+        await service.chat(table.id, token, "again")
+    with pytest.raises(ServiceError) as err:
+        await service.chat(table.id, token, "one too many")
+    assert err.value.code == "rate_limited"
+    loaded = service.store.load(table.id)
+    assert loaded is not None and loaded.chat[0].text == "<b>hello</b> there"
+    service.unsubscribe(table, key)
+
+
+def test_migrations_head_is_known_and_upgrade_is_idempotent(database_url: str) -> None:
+    from alembic.script import ScriptDirectory
+
+    from decklab.server.store.db import HEAD, alembic_config, current_revision, upgrade
+
+    assert ScriptDirectory.from_config(alembic_config(database_url)).get_current_head() == HEAD
+    assert current_revision(database_url) is None
+    upgrade(database_url)
+    assert current_revision(database_url) == HEAD
+    upgrade(database_url)
+    assert current_revision(database_url) == HEAD

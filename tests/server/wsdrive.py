@@ -1,0 +1,68 @@
+"""Helpers for tests that talk to the real application through Starlette's TestClient."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from starlette.testclient import TestClient, WebSocketTestSession
+
+Frame = dict[str, Any]
+
+
+def new_table(client: TestClient, **body: Any) -> Frame:
+    answer = client.post("/api/tables", json=body)
+    assert answer.status_code == 201, answer.text
+    result: Frame = answer.json()
+    return result
+
+
+def join(client: TestClient, table: str, seat: str, nickname: str = "ann") -> str:
+    answer = client.post(f"/api/tables/{table}/join", json={"seat": seat, "nickname": nickname})
+    assert answer.status_code == 200, answer.text
+    token: str = answer.json()["token"]
+    return token
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def hello(ws: WebSocketTestSession, token: str | None = None, last: int | None = None) -> Frame:
+    """Say hello; returns the welcome frame."""
+    frame: Frame = {"type": "hello"}
+    if token is not None:
+        frame["token"] = token
+    if last is not None:
+        frame["last_version"] = last
+    ws.send_json(frame)
+    welcome: Frame = ws.receive_json()
+    assert welcome["type"] == "welcome", welcome
+    return welcome
+
+
+def until(ws: WebSocketTestSession, wanted: Callable[[Frame], bool], limit: int = 200) -> Frame:
+    """Read frames until one is ``wanted`` (pings keep coming, so this never hangs)."""
+    for _ in range(limit):
+        frame: Frame = ws.receive_json()
+        if wanted(frame):
+            return frame
+    raise AssertionError("the wanted frame never came")
+
+
+def collect(
+    ws: WebSocketTestSession, wanted: Callable[[Frame], bool], limit: int = 200
+) -> list[Frame]:
+    """Every frame up to and including the first ``wanted`` one."""
+    seen = []
+    for _ in range(limit):
+        frame: Frame = ws.receive_json()
+        seen.append(frame)
+        if wanted(frame):
+            return seen
+    raise AssertionError("the wanted frame never came")
+
+
+def state_of(frame: Frame) -> Frame:
+    state: Frame = frame["state"]
+    return state
