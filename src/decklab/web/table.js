@@ -65,6 +65,7 @@ export class TablePage {
     this.live = new Live(this.id, this.seat ? this.seat.token : null,
       (f) => this.onFrame(f), (s) => this.onStatus(s));
     window.decklabLive = this.live; // for tests of reconnecting
+    window.decklabTable = this;
     this.live.connect();
   }
 
@@ -205,6 +206,7 @@ export class TablePage {
   play(action) {
     if (!this.legal.includes(action) || this.sending) return;
     this.sending = action;
+    this.played = (this.played || 0) + 1;
     this.selected = [];
     this.message = "";
     this.lastPlayed = action;
