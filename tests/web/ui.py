@@ -35,9 +35,9 @@ def wait_turn(page: Page, seat: str, timeout: float = 30000) -> bool:
     page.wait_for_function(
         """seat => {
             const f = document.querySelector('.felt-wrap');
-            if (!f || !window.decklabTable || window.decklabTable.scheduled) return false;
+            if (!f || !f.dataset.version || !window.decklabTable || window.decklabTable.scheduled) return false;
             if (f.dataset.terminal === 'true') return true;
-            return f.dataset.toAct.split(' ').includes(seat)
+            return (f.dataset.toAct || '').split(' ').includes(seat)
                 && document.querySelectorAll('.all-moves button[data-action]').length > 0;
         }""",
         arg=seat,

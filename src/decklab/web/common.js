@@ -26,11 +26,11 @@ export function moveText(action) {
 }
 
 export function logList(entries) {
-  const ol = h("ol.log", { role: "log", "aria-live": "polite", "aria-label": "Game log" });
+  const ol = h("ol", {});
   for (const e of entries) {
     ol.append(h("li", { "data-actor": e.actor }, e.say || `${e.actor}: ${e.text}`));
   }
-  return ol;
+  return h("div.log", { role: "log", "aria-live": "polite", "aria-label": "Game log", tabindex: "0" }, ol);
 }
 
 export function scoreTable(result, seats, lowerIsBetter, unit) {

@@ -517,8 +517,8 @@ export class TablePage {
   renderLog() {
     const entries = [...this.log.values()].sort((a, b) => a.index - b.index).slice(-200);
     fill(this.els.log, h("h2#log-h", {}, "Log"), logList(entries));
-    const ol = this.els.log.querySelector("ol");
-    ol.scrollTop = ol.scrollHeight;
+    const box = this.els.log.querySelector(".log");
+    box.scrollTop = box.scrollHeight;
   }
 
   renderChat() {
