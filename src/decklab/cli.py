@@ -394,6 +394,15 @@ def _register_lab() -> None:
 _register_lab()
 
 
+def _register_server() -> None:
+    from decklab.server.commands import register
+
+    register(app)
+
+
+_register_server()
+
+
 def main() -> None:
     try:
         app()

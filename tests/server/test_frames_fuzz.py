@@ -19,10 +19,14 @@ from .wsdrive import hello, join, new_table
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4)
+    ),
     max_leaves=12,
 )
-kinds = st.sampled_from(["intent", "chat", "undo", "hint", "hello", "ping", "nonsense", ""]) | st.text(max_size=12)
+kinds = st.sampled_from(
+    ["intent", "chat", "undo", "hint", "hello", "ping", "nonsense", ""]
+) | st.text(max_size=12)
 frames = st.one_of(
     st.text(max_size=200),
     json_values.map(json.dumps),
@@ -36,21 +40,30 @@ frames = st.one_of(
             "token": json_values,
         },
     ).map(json.dumps),
-    st.integers(min_value=4097, max_value=9000).map(lambda n: json.dumps({"type": "chat", "text": "x" * n})),
+    st.integers(min_value=4097, max_value=9000).map(
+        lambda n: json.dumps({"type": "chat", "text": "x" * n})
+    ),
 )
 ANSWERS = {"error", "pong", "chat", "ack"}
 
 
 @pytest.fixture
 def roomy_client(database_url: str, bot_pool: BotPool) -> Any:
-    app = create_app(fast_settings(database_url=database_url, messages_per_window=100000, chat_burst=100000), pool=bot_pool)
+    app = create_app(
+        fast_settings(database_url=database_url, messages_per_window=100000, chat_burst=100000),
+        pool=bot_pool,
+    )
     with TestClient(app) as client:
         yield client
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(batch=st.lists(frames, min_size=1, max_size=5))
-def test_malformed_frames_get_errors_and_change_nothing(roomy_client: TestClient, batch: list[str]) -> None:
+def test_malformed_frames_get_errors_and_change_nothing(
+    roomy_client: TestClient, batch: list[str]
+) -> None:
     client = roomy_client
     table = getattr(client, "_fuzz_table", None)
     if table is None:
@@ -90,12 +103,16 @@ def test_rest_api_against_its_openapi_document(client: TestClient) -> None:
         op = operation.ok()
         strategy = op.as_strategy()
 
-        @settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+        @settings(
+            max_examples=8, deadline=None, suppress_health_check=list(HealthCheck), database=None
+        )
         @given(case=strategy)
         def check(case: Case) -> None:
             response = case.call()
             calls.append(response.status_code)
-            assert response.status_code < 500, f"{case.method} {case.formatted_path}: {response.status_code}"
+            assert response.status_code < 500, (
+                f"{case.method} {case.formatted_path}: {response.status_code}"
+            )
             case.validate_response(
                 response,
                 checks=[

@@ -203,3 +203,16 @@ async def test_chat_seated_only_limited_and_stored(service: TableService) -> Non
     loaded = service.store.load(table.id)
     assert loaded is not None and loaded.chat[0].text == "<b>hello</b> there"
     service.unsubscribe(table, key)
+
+
+def test_migrations_head_is_known_and_upgrade_is_idempotent(database_url: str) -> None:
+    from alembic.script import ScriptDirectory
+
+    from decklab.server.store.db import HEAD, alembic_config, current_revision, upgrade
+
+    assert ScriptDirectory.from_config(alembic_config(database_url)).get_current_head() == HEAD
+    assert current_revision(database_url) is None
+    upgrade(database_url)
+    assert current_revision(database_url) == HEAD
+    upgrade(database_url)
+    assert current_revision(database_url) == HEAD

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import random
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 
@@ -46,6 +49,18 @@ def hint(spec: str, sample: GameState, seat: int) -> HintResult:
     return HintResult(got.text, got.reason)
 
 
+def _watch_parent(parent: int) -> None:
+    """In a worker: exit when the server process is gone (even killed with SIGKILL),
+    instead of lingering as an orphan."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
+
+
 def _warm() -> int:
     import decklab.bots.base as base
 
@@ -61,7 +76,12 @@ class BotPool:
 
     def __init__(self, workers: int = 1) -> None:
         context = multiprocessing.get_context("spawn")
-        self.executor: Executor = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+        self.executor: Executor = ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=context,
+            initializer=_watch_parent,
+            initargs=(os.getpid(),),
+        )
         self._rng = random.Random()
 
     def sample(self, state: GameState, seat: int) -> GameState:

@@ -1,0 +1,145 @@
+"""``decklab serve`` and ``decklab db upgrade``: the web platform's commands."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, fields
+from typing import Annotated, Any
+
+import typer
+
+from decklab.server.config import Settings
+
+SETTINGS_ENV = "DECKLAB_SERVER_SETTINGS"
+WS_MAX_BYTES = 64 * 1024
+"""The transport refuses frames past this; the live protocol's own limit is smaller and
+answered with a clear error."""
+
+
+def _settings_from_env() -> Settings:
+    raw: dict[str, Any] = json.loads(os.environ.get(SETTINGS_ENV, "{}"))
+    known = {f.name for f in fields(Settings)}
+    values = {k: v for k, v in raw.items() if k in known}
+    if "allowed_origins" in values:
+        values["allowed_origins"] = frozenset(values["allowed_origins"])
+    return Settings(**values)
+
+
+def app_factory() -> Any:
+    """The application as each of several worker processes builds it (uvicorn ``--workers``)."""
+    from decklab.server.api.app import create_app
+
+    return create_app(_settings_from_env())
+
+
+def shown_url(url: str) -> str:
+    """A database URL safe to print (no password)."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def uvicorn_options(host: str, port: int, log_level: str) -> dict[str, Any]:
+    """How uvicorn runs decklab: JSON logs, no proxy headers trusted, frames capped."""
+    from decklab.server.logs import log_config
+
+    return {
+        "host": host,
+        "port": port,
+        "ws_max_size": WS_MAX_BYTES,
+        "log_config": log_config(log_level),
+        "proxy_headers": False,
+        "server_header": False,
+    }
+
+
+def run_one(settings: Settings, host: str, port: int, log_level: str = "info") -> None:
+    """Serve in this process until stopped."""
+    import uvicorn
+
+    from decklab.server.api.app import create_app
+
+    uvicorn.run(create_app(settings), **uvicorn_options(host, port, log_level))
+
+
+def register(app: typer.Typer) -> None:
+    db = typer.Typer(help="The server's database.", no_args_is_help=True)
+    app.add_typer(db, name="db")
+
+    @app.command()
+    def serve(
+        host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+        port: Annotated[int, typer.Option(help="port to listen on", min=1, max=65535)] = 8000,
+        database: Annotated[
+            str | None,
+            typer.Option(help="database URL (default: a SQLite file in the data folder)"),
+        ] = None,
+        processes: Annotated[
+            int, typer.Option(help="server processes (more than one needs PostgreSQL)", min=1)
+        ] = 1,
+        bot_workers: Annotated[
+            int, typer.Option(help="processes that bots think in, per server process", min=1)
+        ] = 1,
+        grace: Annotated[
+            float, typer.Option(help="seconds a person may be away before a bot plays for them")
+        ] = 30.0,
+        allowed_origin: Annotated[
+            list[str] | None,
+            typer.Option(help="another origin allowed to open WebSockets (repeatable)"),
+        ] = None,
+        log_level: Annotated[str, typer.Option(help="debug, info, warning")] = "info",
+    ) -> None:
+        """Serve online play: tables, seats, live moves, bots (FastAPI + uvicorn)."""
+        import uvicorn
+
+        from decklab.server.store.db import check_url, default_url, is_postgres, upgrade
+
+        url = database or default_url()
+        try:
+            check_url(url)
+        except ValueError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        if processes > 1 and not is_postgres(url):
+            typer.echo("error: several processes share tables through PostgreSQL only", err=True)
+            raise typer.Exit(2)
+        if processes > 1:
+            upgrade(url)  # once, before the workers start (each would otherwise race to)
+        settings = Settings(
+            database_url=url,
+            bot_workers=bot_workers,
+            grace_s=grace,
+            allowed_origins=frozenset(allowed_origin or ()),
+        )
+        typer.echo(f"decklab serves on http://{host}:{port}/ (database: {shown_url(url)})")
+        if processes == 1:
+            run_one(settings, host, port, log_level)
+            return
+        payload = asdict(settings)
+        payload["allowed_origins"] = sorted(settings.allowed_origins)
+        os.environ[SETTINGS_ENV] = json.dumps(payload)
+        uvicorn.run(
+            "decklab.server.commands:app_factory",
+            factory=True,
+            workers=processes,
+            **uvicorn_options(host, port, log_level),
+        )
+
+    @db.command("upgrade")
+    def db_upgrade(
+        database: Annotated[
+            str | None, typer.Option(help="database URL (default: the SQLite file)")
+        ] = None,
+    ) -> None:
+        """Bring the database schema up to date (the server also does this on start)."""
+        from decklab.server.store.db import check_url, default_url, upgrade
+
+        url = database or default_url()
+        try:
+            check_url(url)
+        except ValueError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        upgrade(url)
+        typer.echo(f"database up to date: {shown_url(url)}")
