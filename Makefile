@@ -1,11 +1,11 @@
-# The README's two commands live here: `make play` (the main job) and `make test`.
+# The README's two commands live here: `make serve` (the main job) and `make test`.
 # Both build the local virtual environment first, from nothing.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv play test lint typecheck bench golden clean
+.PHONY: venv play serve test lint typecheck bench golden clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -17,6 +17,10 @@ venv: $(STAMP)
 
 play: $(STAMP)
 	$(BIN)/decklab play $(GAME)
+
+# The web platform on the embedded SQLite database; it prints the address to open.
+serve: $(STAMP)
+	$(BIN)/decklab serve $(SERVE)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench

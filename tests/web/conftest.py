@@ -18,7 +18,6 @@ from decklab.server.bots import BotPool
 from .live import CHROMIUM, LiveServer
 
 
-
 @pytest.fixture(scope="session")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     pool = BotPool(workers=2)

@@ -79,7 +79,9 @@ class LiveServer:
         if token:
             headers["authorization"] = f"Bearer {token}"
         data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.base + path, data=data, method=method, headers=headers)
+        request = urllib.request.Request(
+            self.base + path, data=data, method=method, headers=headers
+        )
         try:
             with urllib.request.urlopen(request, timeout=30) as answer:
                 raw = answer.read()
@@ -92,7 +94,9 @@ class LiveServer:
         body = {
             "game": game,
             "players": players,
-            "seats": [{"kind": "open"} if s == "open" else {"kind": "bot", "bot": s} for s in seats],
+            "seats": [
+                {"kind": "open"} if s == "open" else {"kind": "bot", "bot": s} for s in seats
+            ],
             **extra,
         }
         table_id: str = self.call("POST", "/api/tables", body)["id"]

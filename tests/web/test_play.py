@@ -14,7 +14,9 @@ from .live import LiveServer, seat_script
 from .ui import offered, play_on_cards, ready, server_legal, version, wait_turn
 
 
-def create_from_lobby(page: Any, live: LiveServer, game: str, seats: dict[str, str], **fields: str) -> str:
+def create_from_lobby(
+    page: Any, live: LiveServer, game: str, seats: dict[str, str], **fields: str
+) -> str:
     """Fill the lobby's form (a nickname, the game, seats, fields) and create the table."""
     page.goto(live.base + "/")
     ready(page)
@@ -81,7 +83,9 @@ def test_one_person_and_five_bots_play_corporation_to_the_end(page: Any, live: L
     rng = random.Random(5)
     seats = {f"p{i}": "bot:greedy" for i in range(2, 7)}
     seats["p1"] = "you"
-    table_id = create_from_lobby(page, live, "corporation", seats, players="6", **{"#opt-target": "25"})
+    table_id = create_from_lobby(
+        page, live, "corporation", seats, players="6", **{"#opt-target": "25"}
+    )
     saw_chosen = False
     while wait_turn(page, "p1"):
         # simultaneous rounds: who has chosen and who is still thinking, from to_act
@@ -117,7 +121,9 @@ def test_solo_cabin_with_undo_and_a_hint(page: Any, live: LiveServer) -> None:
     assert page.is_enabled('button[data-role="undo"]')
     v = version(page)
     page.click('button[data-role="undo"]')
-    page.wait_for_function("v => Number(document.querySelector('.felt-wrap').dataset.version) > v", arg=v)
+    page.wait_for_function(
+        "v => Number(document.querySelector('.felt-wrap').dataset.version) > v", arg=v
+    )
     assert wait_turn(page, "p1")
     page.wait_for_function(
         "n => document.querySelectorAll('.all-moves button[data-action]').length === n",
@@ -133,7 +139,9 @@ def test_solo_cabin_with_undo_and_a_hint(page: Any, live: LiveServer) -> None:
     assert live.service.tables[table_id].finished
 
 
-def test_a_reload_or_a_dropped_connection_resumes_at_the_same_state(page: Any, live: LiveServer) -> None:
+def test_a_reload_or_a_dropped_connection_resumes_at_the_same_state(
+    page: Any, live: LiveServer
+) -> None:
     rng = random.Random(8)
     table_id = live.table("lonely-face", 2, ["open", "greedy"])
     token = live.join(table_id, "p1", "ann")
@@ -203,4 +211,6 @@ def test_keyboard_alone_plays_a_move(page: Any, live: LiveServer) -> None:
         else:
             page.focus("button.move")
             page.keyboard.press("Enter")
-    page.wait_for_function("v => Number(document.querySelector('.felt-wrap').dataset.version) > v", arg=v)
+    page.wait_for_function(
+        "v => Number(document.querySelector('.felt-wrap').dataset.version) > v", arg=v
+    )

@@ -15,7 +15,27 @@ from .live import LiveServer
 from .ui import ready, version
 
 SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs", "X": "stars"}
-RANKS = dict(zip("A23456789TJQK", "ace two three four five six seven eight nine ten jack queen king".split(), strict=True))
+RANKS = dict(
+    zip(
+        "A23456789TJQK",
+        [
+            "ace",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "jack",
+            "queen",
+            "king",
+        ],
+        strict=True,
+    )
+)
 
 
 def tokens(value: Any) -> set[str]:

@@ -71,7 +71,9 @@ def play_on_cards(page: Page, rng: random.Random, action: str | None = None) -> 
         target = page.locator(f'.felt [data-key="{word}"]').first
         if target.count():
             # a person clicks the part of a fanned card that shows: its top-left corner
-            corner = {"x": 4, "y": 6} if "card-btn" in (target.get_attribute("class") or "") else None
+            corner = (
+                {"x": 4, "y": 6} if "card-btn" in (target.get_attribute("class") or "") else None
+            )
             target.click(position=corner)
             if sent():
                 break
