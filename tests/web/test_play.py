@@ -15,12 +15,12 @@ from .ui import offered, play_on_cards, ready, server_legal, version, wait_turn
 
 
 def create_from_lobby(
-    page: Any, live: LiveServer, game: str, seats: dict[str, str], **fields: str
+    page: Any, live: LiveServer, game: str, seats: dict[str, str], nick: str = "ann", **fields: str
 ) -> str:
     """Fill the lobby's form (a nickname, the game, seats, fields) and create the table."""
     page.goto(live.base + "/")
     ready(page)
-    page.fill("#nick", "ann")
+    page.fill("#nick", nick)
     page.dispatch_event("#nick", "change")
     page.select_option("#game", game)
     if "players" in fields:
@@ -104,7 +104,7 @@ def test_one_person_and_five_bots_play_corporation_to_the_end(page: Any, live: L
 
 def test_solo_cabin_with_undo_and_a_hint(page: Any, live: LiveServer) -> None:
     rng = random.Random(3)
-    table_id = create_from_lobby(page, live, "cabin", {"p1": "you"}, **{"#deal": "42"})
+    table_id = create_from_lobby(page, live, "cabin", {"p1": "you"}, "sol", **{"#deal": "42"})
     assert "deal 42" in page.inner_text(".table-meta")
     assert wait_turn(page, "p1")
     # a hint with its reason, marked in the list of moves
@@ -214,3 +214,39 @@ def test_keyboard_alone_plays_a_move(page: Any, live: LiveServer) -> None:
     page.wait_for_function(
         "v => Number(document.querySelector('.felt-wrap').dataset.version) > v", arg=v
     )
+
+
+def test_a_clock_shows_and_runs_for_the_seat_to_play(page: Any, live: LiveServer) -> None:
+    table_id = live.table(
+        "lonely-face", 2, ["open", "greedy"], clock={"base_s": 300, "increment_s": 2}
+    )
+    token = live.join(table_id, "p1", "ann")
+    page.goto(live.base + "/")
+    seat_script(page, table_id, token, "p1", "ann")
+    page.goto(f"{live.base}/table/{table_id}")
+    ready(page)
+    assert wait_turn(page, "p1")
+    clock = page.locator('.clock[data-seat="p1"]')
+    assert re.fullmatch(r"[45]:\d\d", clock.inner_text())
+    page.wait_for_function(
+        "() => document.querySelector('.clock[data-seat=\"p1\"]').textContent < '5:00'"
+    )
+
+
+def test_the_form_shows_each_error_next_to_its_field(page: Any, live: LiveServer) -> None:
+    page.goto(live.base + "/")
+    ready(page)
+    page.fill("#nick", "ann")
+    page.select_option("#game", "corporation")
+    # a bound the options spec gives is checked in the page
+    page.fill("#opt-target", "0")
+    page.click("button.primary")
+    assert page.inner_text("#opt-target-err") == "at least 1"
+    assert "/table/" not in page.url
+    # a rule only the game knows comes back from the server, next to its field
+    page.select_option("#game", "facade")
+    page.fill("#opt-house_suits", "ZZ")
+    page.click("button.primary")
+    page.wait_for_function("() => document.querySelector('#opt-house_suits-err').textContent")
+    assert "house_suits" in page.inner_text("#opt-house_suits-err")
+    assert page.inner_text("#create-error") == "Please correct the fields marked above."

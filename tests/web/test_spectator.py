@@ -11,7 +11,7 @@ from typing import Any
 
 from decklab import cards
 
-from .live import LiveServer
+from .live import LiveServer, seat_script
 from .ui import ready, version
 
 SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs", "X": "stars"}
@@ -60,6 +60,16 @@ def test_a_spectator_page_never_shows_a_hidden_card(browser: Any, live: LiveServ
         page = context.new_page()
         page.goto(f"{live.base}/table/{table_id}")
         ready(page)
+        # the check bites: the same test finds p1's own hidden cards on p1's page
+        seated = context.new_page()
+        seated.goto(live.base + "/")
+        seat_script(seated, table_id, holders["p1"], "p1", "player p1")
+        seated.goto(f"{live.base}/table/{table_id}")
+        ready(seated)
+        seated.wait_for_selector(".felt-wrap[data-version] .felt")
+        own = seated.content()
+        assert any(re.search(rf"\b{t}\b", own) for t in hidden_from_spectators(live, table_id))
+        seated.close()
         checked = 0
         hidden_ever = 0
         while True:
