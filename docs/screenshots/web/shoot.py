@@ -16,9 +16,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT))
 
+from tests.web.live import CHROMIUM, LiveServer, seat_script  # noqa: E402
+
 from decklab.engine.registry import game_names, get_game  # noqa: E402
 from decklab.server.bots import BotPool  # noqa: E402
-from tests.web.live import CHROMIUM, LiveServer, seat_script  # noqa: E402
 
 OUT = Path(__file__).resolve().parent
 SIZES = {"desktop": (1280, 860), "phone": (360, 780)}
