@@ -32,6 +32,7 @@ class ServerProcess:
     def __init__(self, database: str, home: Path, port: int | None = None, *extra: str) -> None:
         self.database = database
         self.home = home
+        home.mkdir(parents=True, exist_ok=True)
         self.port = port or free_port()
         self.extra = list(extra)
         self.proc: subprocess.Popen[bytes] | None = None

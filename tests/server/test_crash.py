@@ -30,7 +30,7 @@ from .serverproc import ForkedServer, ServerProcess
 KILLS = 20
 TABLES = 8
 BUDGET_S = 240.0
-"""A cap, not a target: the test ends as soon as it has killed enough and the games are over."""
+"""A cap, not a target: the test ends as soon as it has killed the server often enough."""
 
 
 class Player:
@@ -179,7 +179,9 @@ def _play_and_kill(server: ForkedServer) -> None:
                 time.sleep(0.05)
         assert player.pending is None
     moves = sum(len(p.acked) for p in players)
-    print(f"crash test: {kills} kills, {moves} acknowledged moves, {sum(p.resends for p in players)} resends")
+    print(
+        f"crash test: {kills} kills, {moves} acknowledged moves, {sum(p.resends for p in players)} resends"
+    )
     assert moves >= 3 * KILLS, f"only {moves} acknowledged moves were made"
     assert sum(p.resends for p in players) > 0 or kills == 0
     for player in players:

@@ -260,3 +260,39 @@ def test_simultaneous_round_tells_who_has_chosen(client: TestClient) -> None:
         frame = until(ws, lambda f: f["type"] == "event" and f["kind"] == "action")
         assert frame["state"]["legal"] and "p1" in frame["state"]["to_act"]
         assert state["seat"] == "p1"
+
+
+def test_logs_hold_no_token_and_no_card(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Structured logs name tables, seats and codes, never a token, an action or a card."""
+    import logging
+    import re
+
+    from decklab.server.logs import JsonFormatter
+
+    caplog.set_level(logging.DEBUG)
+    table, tokens = _two_people(client)
+    with client.websocket_connect(URL.format(table)) as ws:
+        ws.send_json({"type": "hello", "token": "forged-token-" + "x" * 30})
+        assert ws.receive_json()["code"] == "forbidden"
+    for i in range(12):
+        seat, sync = _to_act(client, table, tokens)
+        if sync["state"]["status"] != "playing":
+            break
+        body = {
+            "action": sync["state"]["legal"][0],
+            "version": sync["version"],
+            "client_id": f"m{i}",
+        }
+        client.post(f"/api/tables/{table}/actions", json=body, headers=auth(tokens[seat]))
+        client.post(
+            f"/api/tables/{table}/actions",
+            json={**body, "client_id": "bad", "action": "no"},
+            headers=auth(tokens[seat]),
+        )
+    text = "\n".join(JsonFormatter().format(r) for r in caplog.records)
+    assert caplog.records, "nothing was logged at all"
+    for token in [*tokens, "forged-token-"]:
+        assert token not in text
+    assert not re.search(r"\b(?:10|[2-9TJQKA])[SHDC]\b", text), "a card appears in the logs"

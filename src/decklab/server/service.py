@@ -310,18 +310,33 @@ class TableService:
             return None
         table = self._from_rows(loaded)
         old = self.tables.get(table_id)
-        if old is not None:
-            table.listeners = old.listeners
-            table.lock = old.lock
-            table.events = old.events
-            table.tasks = old.tasks
-            table.thinking = old.thinking
-            for index, seat in enumerate(table.seats):
-                if index < len(old.seats):
-                    seat.connections = old.seats[index].connections
-                    seat.left = old.seats[index].left
-        self.tables[table_id] = table
-        return table
+        if old is None:
+            self.tables[table_id] = table
+            return table
+        # Update in place: tasks, connections and callers keep holding the same object.
+        for index, seat in enumerate(table.seats):
+            if index < len(old.seats):
+                seat.connections = old.seats[index].connections
+                seat.left = old.seats[index].left
+        for name in (
+            "state",
+            "seats",
+            "version",
+            "status",
+            "public",
+            "clock",
+            "setup",
+            "seed",
+            "outcome",
+            "previous_id",
+            "next_id",
+            "entries",
+            "actions",
+            "acks",
+            "chat",
+        ):
+            setattr(old, name, getattr(table, name))
+        return old
 
     def _from_rows(self, loaded: LoadedTable) -> Table:
         row = loaded.table
@@ -378,13 +393,13 @@ class TableService:
         return table
 
     async def _fresh(self, table: Table) -> Table:
-        """The table as the database has it: reloaded if another process moved it on."""
+        """The table as the database has it (lock held): reloaded if another process
+        moved it on."""
         if not self.coordinator.shared:
             return table
         stored = await asyncio.to_thread(self.store.version, table.id)
         if stored is not None and stored != table.version:
-            await self.refresh(table.id)
-            return self.tables[table.id]
+            await self._reload(table)
         return table
 
     async def refresh(self, table_id: str) -> None:
@@ -393,17 +408,21 @@ class TableService:
         if table is None:
             return
         async with table.lock:
-            before_version, before_entries = table.version, len(table.entries)
-            fresh = await self._load(table_id)
-            if fresh is None or fresh.version == before_version:
-                return
-            added = (
-                tuple(fresh.entries[before_entries:])
-                if len(fresh.entries) >= before_entries
-                else ()
-            )
-            self._publish(fresh, "update", {}, added)
-        self._schedule(fresh)
+            changed = await self._reload(table)
+        if changed:
+            self._schedule(table)
+
+    async def _reload(self, table: Table) -> bool:
+        """Reload ``table`` in place from the database (lock held) and publish what changed."""
+        before_version, before_entries = table.version, len(table.entries)
+        await self._load(table.id)
+        if table.version == before_version:
+            return False
+        added = (
+            tuple(table.entries[before_entries:]) if len(table.entries) >= before_entries else ()
+        )
+        self._publish(table, "update", {}, added)
+        return True
 
     # ------------------------------------------------------------ creating
     async def create_table(
@@ -761,7 +780,7 @@ class TableService:
                 solo=solo,
             )
         except VersionConflict:
-            await self._load(table.id)
+            await self._reload(table)
             raise ServiceError("stale", "the table moved on meanwhile: try again", 409) from None
         table.version += 1
 

@@ -1,0 +1,359 @@
+"""Load on the live server: N concurrent tables on loopback, scripted WebSocket clients.
+
+Each table is a two-person game with both seats held by scripted clients (one
+WebSocket each). Once a second per table, the seat to act sends an intent with
+a random legal action; the latency of a move is the time from sending the intent
+to the moment the event with its version has reached *every* seat of the table.
+Reported per N and database: moves per second, p50/p99 latency, and the server's
+CPU use (user+system seconds per wall second, from /proc).
+
+The peer measured in the same run is a bare broadcast server on the same stack
+(uvicorn + Starlette WebSockets, no engine, no database): each intent is echoed
+to the table's two connections. The ratio of decklab's latency to the peer's says
+what the game, the view building and the durable commit cost on top of the
+transport, independently of how loaded the machine is.
+
+    .venv/bin/python bench/server_load.py --tables 50,100,200,500 --seconds 10 --db sqlite,postgresql
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+PEER = """
+import json
+from starlette.applications import Starlette
+from starlette.routing import WebSocketRoute, Route
+from starlette.responses import JSONResponse
+TABLES = {}
+async def health(request):
+    return JSONResponse({"status": "ok"})
+async def live(ws):
+    await ws.accept()
+    table = ws.path_params["table"]
+    TABLES.setdefault(table, set()).add(ws)
+    version = 0
+    try:
+        while True:
+            message = json.loads(await ws.receive_text())
+            version = message["version"] + 1
+            frame = json.dumps({"type": "event", "version": version, "state": {"legal": ["x"]}})
+            for other in list(TABLES[table]):
+                await other.send_text(frame)
+    except Exception:
+        TABLES[table].discard(ws)
+app = Starlette(routes=[Route("/api/health", health), WebSocketRoute("/live/{table}", live)])
+"""
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process and its children so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return sum(int(fields[i]) for i in (11, 12, 13, 14)) / ticks
+
+
+def free_port() -> int:
+    from tests.server.serverproc import free_port as pick
+
+    return pick()
+
+
+def wait_up(base: str, proc: subprocess.Popen[bytes]) -> None:
+    for _ in range(600):
+        if proc.poll() is not None:
+            raise RuntimeError("the server exited")
+        try:
+            if httpx.get(f"{base}/api/health", timeout=0.5).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.05)
+    raise RuntimeError("the server did not start")
+
+
+@dataclass
+class TableRun:
+    table: str
+    tokens: list[str]
+    conns: list[ClientConnection] = field(default_factory=list)
+    version: int = 0
+    legal: dict[int, list[str]] = field(default_factory=dict)
+    to_act: list[int] = field(default_factory=list)
+    seen: dict[int, set[int]] = field(default_factory=dict)
+    sent_at: dict[int, float] = field(default_factory=dict)
+    finished: bool = False
+
+
+async def reader(run: TableRun, seat: int, latencies: list[float]) -> None:
+    ws = run.conns[seat]
+    async for raw in ws:
+        frame = json.loads(raw)
+        kind = frame.get("type")
+        if kind == "ping":
+            await ws.send('{"type":"pong"}')
+            continue
+        state = frame.get("state")
+        if kind in {"event", "sync"} and state is not None:
+            version = frame["version"]
+            run.legal[seat] = state["legal"]
+            if version >= run.version:
+                run.version = version
+                run.to_act = [int(s[1:]) - 1 for s in state["to_act"]]
+                run.finished = state["status"] == "finished"
+            seen = run.seen.setdefault(version, set())
+            seen.add(seat)
+            if len(seen) == len(run.conns) and version in run.sent_at:
+                latencies.append(time.perf_counter() - run.sent_at.pop(version))
+
+
+async def drive(run: TableRun, rng: random.Random, until: float, moves: list[int]) -> None:
+    await asyncio.sleep(rng.random())
+    while time.perf_counter() < until and not run.finished:
+        start = time.perf_counter()
+        seats = [s for s in run.to_act if run.legal.get(s)]
+        if seats:
+            seat = rng.choice(seats)
+            intent = {
+                "type": "intent",
+                "action": rng.choice(run.legal[seat]),
+                "version": run.version,
+                "client_id": f"{run.table}-{run.version}-{rng.random()}",
+            }
+            run.sent_at[run.version + 1] = time.perf_counter()
+            await run.conns[seat].send(json.dumps(intent))
+            moves.append(1)
+        await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - start)))
+
+
+async def load(
+    base: str, ws_base: str, tables: int, seconds: float, game: str, peer: bool
+) -> dict[str, Any]:
+    rng = random.Random(tables)
+    runs: list[TableRun] = []
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        for k in range(tables):
+            if peer:
+                runs.append(TableRun(f"t{k}", ["", ""]))
+                continue
+            made = (
+                await http.post("/api/tables", json={"game": game, "players": 2, "public": False})
+            ).json()
+            tokens = []
+            for seat in ("p1", "p2"):
+                joined = await http.post(
+                    f"/api/tables/{made['id']}/join", json={"seat": seat, "nickname": seat}
+                )
+                tokens.append(joined.json()["token"])
+            runs.append(TableRun(made["id"], tokens))
+    latencies: list[float] = []
+    moves: list[int] = []
+    readers = []
+    for run in runs:
+        for seat, token in enumerate(run.tokens):
+            url = (
+                f"{ws_base}/live/{run.table}" if peer else f"{ws_base}/api/tables/{run.table}/live"
+            )
+            ws = await connect(url, open_timeout=60, max_size=2**22)
+            run.conns.append(ws)
+            if peer:
+                run.legal[seat] = ["x"]
+                run.to_act = [0, 1]
+            else:
+                await ws.send(json.dumps({"type": "hello", "token": token}))
+            readers.append(asyncio.create_task(reader(run, seat, latencies)))
+    await asyncio.sleep(1.0)
+    until = time.perf_counter() + seconds
+    started = time.perf_counter()
+    await asyncio.gather(*(drive(run, rng, until, moves) for run in runs))
+    await asyncio.sleep(0.5)
+    wall = time.perf_counter() - started
+    for task in readers:
+        task.cancel()
+    for run in runs:
+        for ws in run.conns:
+            await ws.close()
+    lat = sorted(latencies)
+    return {
+        "tables": tables,
+        "moves": len(lat),
+        "moves_per_s": len(lat) / wall,
+        "p50_ms": 1000 * statistics.median(lat) if lat else None,
+        "p99_ms": 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))] if lat else None,
+        "sent": len(moves),
+    }
+
+
+def start_decklab(database: str, home: Path) -> tuple[subprocess.Popen[bytes], int]:
+    port = free_port()
+    env = {**os.environ, "DECKLAB_HOME": str(home)}
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "decklab.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--database",
+            database,
+            "--log-level",
+            "warning",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=open(home / "server.log", "ab"),  # noqa: SIM115 - closed with the process
+    )
+    wait_up(f"http://127.0.0.1:{port}", proc)
+    return proc, port
+
+
+def start_peer(home: Path) -> tuple[subprocess.Popen[bytes], int]:
+    port = free_port()
+    (home / "peer_app.py").write_text(PEER)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "peer_app:app",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        cwd=home,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    wait_up(f"http://127.0.0.1:{port}", proc)
+    return proc, port
+
+
+def measure(
+    kind: str, database: str | None, tables: int, seconds: float, game: str
+) -> dict[str, Any]:
+    home = Path(tempfile.mkdtemp(prefix="decklab-load-"))
+    if kind == "peer":
+        proc, port = start_peer(home)
+    else:
+        assert database is not None
+        proc, port = start_decklab(database, home)
+    try:
+        cpu0, t0 = cpu_seconds(proc.pid), time.perf_counter()
+        result = asyncio.run(
+            load(
+                f"http://127.0.0.1:{port}",
+                f"ws://127.0.0.1:{port}",
+                tables,
+                seconds,
+                game,
+                kind == "peer",
+            )
+        )
+        result["server_cpu"] = (cpu_seconds(proc.pid) - cpu0) / (time.perf_counter() - t0)
+        result["server"] = kind
+        return result
+    finally:
+        proc.terminate()
+        proc.wait(20)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", default="50,100,200,500")
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--db", default="sqlite,postgresql")
+    parser.add_argument("--out", type=Path, default=None, help="write the results as JSON")
+    parser.add_argument("--plot", type=Path, default=None, help="write the latency curve as PNG")
+    args = parser.parse_args()
+    from tests.server import pgserver
+    from tests.server.games import two_player
+
+    game = two_player()
+    pg = None
+    results: list[dict[str, Any]] = []
+    try:
+        for n in [int(x) for x in args.tables.split(",")]:
+            peer = measure("peer", None, n, args.seconds, game)
+            results.append(peer)
+            for db in args.db.split(","):
+                if db == "postgresql":
+                    if pg is None:
+                        pg = pgserver.start()
+                    url = pg.create_database(f"load_{n}_{random.randrange(10**6)}")
+                else:
+                    url = f"sqlite:///{tempfile.mkdtemp(prefix='decklab-load-db-')}/server.sqlite3"
+                got = measure(db, url, n, args.seconds, game)
+                got["p99_vs_peer"] = (got["p99_ms"] or 0) / (peer["p99_ms"] or 1)
+                results.append(got)
+                print(
+                    f"N={n:4d} {db:10s} {got['moves_per_s']:7.1f} moves/s  p50 {got['p50_ms']:7.1f} ms  "
+                    f"p99 {got['p99_ms']:7.1f} ms  (peer p99 {peer['p99_ms']:.1f} ms, ×{got['p99_vs_peer']:.1f})  "
+                    f"server CPU {got['server_cpu']:.2f}",
+                    flush=True,
+                )
+    finally:
+        if pg is not None:
+            pg.stop()
+    if args.out:
+        args.out.write_text(json.dumps(results, indent=1))
+    if args.plot:
+        plot(results, args.plot)
+
+
+def plot(results: list[dict[str, Any]], path: Path) -> None:
+    try:
+        import matplotlib
+    except ImportError:
+        print("matplotlib is not installed: no plot (pip install matplotlib)")
+        return
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for kind in sorted({r["server"] for r in results}):
+        rows = [r for r in results if r["server"] == kind]
+        ax.plot(
+            [r["tables"] for r in rows],
+            [r["p99_ms"] for r in rows],
+            marker="o",
+            label=f"{kind} p99",
+        )
+        ax.plot(
+            [r["tables"] for r in rows],
+            [r["p50_ms"] for r in rows],
+            marker=".",
+            linestyle="--",
+            label=f"{kind} p50",
+        )
+    ax.set_xlabel("concurrent tables (one move per table per second)")
+    ax.set_ylabel("intent → broadcast to every seat (ms)")
+    ax.set_yscale("log")
+    ax.legend()
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,159 @@
+"""Two server processes on one PostgreSQL database: a move made through one reaches a
+spectator connected to the other at once (LISTEN/NOTIFY), either accepts intents, and
+the version check keeps them from both committing one version."""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from contextlib import ExitStack
+from pathlib import Path
+
+import httpx
+from websockets.sync.client import connect
+
+from . import pgserver
+from .games import two_player
+from .serverproc import ForkedServer
+
+
+def _ws(stack: ExitStack, server: ForkedServer, table: str, token: str | None = None) -> object:
+    ws = stack.enter_context(
+        connect(f"ws://127.0.0.1:{server.port}/api/tables/{table}/live", open_timeout=10)
+    )
+    hello: dict[str, object] = {"type": "hello"}
+    if token:
+        hello["token"] = token
+    ws.send(json.dumps(hello))
+    assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+    assert json.loads(ws.recv(timeout=10))["type"] == "sync"
+    return ws
+
+
+def _until(ws: object, wanted: str, timeout: float = 10.0) -> dict[str, object]:
+    for _ in range(100):
+        frame: dict[str, object] = json.loads(ws.recv(timeout=timeout))  # type: ignore[attr-defined]
+        if frame["type"] == wanted:
+            return frame
+    raise AssertionError(f"no {wanted} frame")
+
+
+def test_two_processes_share_tables(pg_server: pgserver.PgServer, tmp_path: Path) -> None:
+    url = pg_server.create_database(f"t_{uuid.uuid4().hex[:12]}")
+    a, b = ForkedServer(url, tmp_path / "a"), ForkedServer(url, tmp_path / "b")
+    stack = ExitStack()
+    try:
+        a.start()
+        b.start()
+        made = httpx.post(
+            f"{a.base}/api/tables", json={"game": two_player(), "players": 2, "deal": 2}
+        ).json()
+        table = made["id"]
+        tokens = [
+            httpx.post(
+                f"{a.base}/api/tables/{table}/join", json={"seat": f"p{i}", "nickname": f"n{i}"}
+            ).json()["token"]
+            for i in (1, 2)
+        ]
+        watcher = _ws(stack, b, table)  # a spectator on process B
+        state = httpx.get(f"{a.base}/api/tables/{table}/state").json()["state"]
+        seat = int(state["to_act"][0][1:]) - 1
+        mine = httpx.get(
+            f"{a.base}/api/tables/{table}/state",
+            headers={"Authorization": f"Bearer {tokens[seat]}"},
+        ).json()
+        player = _ws(stack, a, table, tokens[seat])  # the player on process A
+        player.send(  # type: ignore[attr-defined]
+            json.dumps(
+                {
+                    "type": "intent",
+                    "action": mine["state"]["legal"][0],
+                    "version": mine["version"],
+                    "client_id": "a1",
+                }
+            )
+        )
+        assert _until(player, "ack")["version"] == mine["version"] + 1
+        event = _until(watcher, "event", timeout=5)
+        assert event["version"] == mine["version"] + 1 and event["log"]
+        # process B accepts the next intent for the same table, and A's player sees it
+        state = event["state"]
+        assert isinstance(state, dict)
+        nxt = int(state["to_act"][0][1:]) - 1
+        theirs = httpx.get(
+            f"{b.base}/api/tables/{table}/state", headers={"Authorization": f"Bearer {tokens[nxt]}"}
+        ).json()
+        body = {
+            "action": theirs["state"]["legal"][0],
+            "version": theirs["version"],
+            "client_id": "b1",
+        }
+        answer = httpx.post(
+            f"{b.base}/api/tables/{table}/actions",
+            json=body,
+            headers={"Authorization": f"Bearer {tokens[nxt]}"},
+        )
+        assert answer.status_code == 200, answer.text
+        assert _until(player, "event", timeout=5)["version"] == theirs["version"] + 1
+        # the same version through both processes: one is applied, the other is stale
+        now = httpx.get(f"{a.base}/api/tables/{table}/state").json()["state"]
+        who = int(now["to_act"][0][1:]) - 1
+        legal = httpx.get(
+            f"{a.base}/api/tables/{table}/state", headers={"Authorization": f"Bearer {tokens[who]}"}
+        ).json()
+        codes = []
+        for server, cid in ((a, "x1"), (b, "x2")):
+            intent = {
+                "action": legal["state"]["legal"][0],
+                "version": legal["version"],
+                "client_id": cid,
+            }
+            codes.append(
+                httpx.post(
+                    f"{server.base}/api/tables/{table}/actions",
+                    json=intent,
+                    headers={"Authorization": f"Bearer {tokens[who]}"},
+                ).status_code
+            )
+        assert sorted(codes) == [200, 409]
+        detail = httpx.get(f"{b.base}/api/tables/{table}").json()
+        assert detail["actions"] == 3 and detail["version"] == legal["version"] + 1
+    finally:
+        stack.close()
+        a.stop()
+        b.stop()
+
+
+def test_bots_of_a_table_are_driven_by_one_process(
+    pg_server: pgserver.PgServer, tmp_path: Path
+) -> None:
+    """A table of bots only, with two processes up: played to its end exactly once."""
+    url = pg_server.create_database(f"t_{uuid.uuid4().hex[:12]}")
+    a, b = ForkedServer(url, tmp_path / "a"), ForkedServer(url, tmp_path / "b")
+    try:
+        a.start()
+        b.start()
+        made = httpx.post(
+            f"{b.base}/api/tables",
+            json={"game": two_player(), "seats": [{"kind": "bot", "bot": "random"}] * 2, "deal": 3},
+        ).json()
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            detail = httpx.get(f"{a.base}/api/tables/{made['id']}").json()
+            if detail["status"] == "finished":
+                break
+            time.sleep(0.1)
+        assert detail["status"] == "finished", (
+            f"the bots made {detail['actions']} moves, then stopped"
+        )
+
+        record = httpx.get(f"{a.base}/api/tables/{made['id']}/record").json()
+        from decklab.engine import records
+
+        state, applied = records.replay(record)
+        assert state.is_terminal() and applied == detail["actions"]
+        assert detail["version"] == 1 + applied  # created, then one version per move: no duplicates
+    finally:
+        a.stop()
+        b.stop()
