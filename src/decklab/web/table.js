@@ -83,7 +83,8 @@ export class TablePage {
       case "event":
         if (f.state) this.setState(f.state);
         for (const line of f.log || []) this.log.set(line.index, line);
-        if (f.kind === "undo") this.resync();
+        // an undo (or a change made through another server process) may shorten the log
+        if (f.kind === "undo" || f.kind === "update") this.resync();
         if (f.kind === "join") this.refreshSummary();
         break;
       case "presence":
