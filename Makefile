@@ -1,11 +1,11 @@
-# The README's two commands live here: `make play` (the main job) and `make test`.
+# The README's two commands live here: `make serve` (the main job) and `make test`.
 # Both build the local virtual environment first, from nothing.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv build play test test-pure lint typecheck bench golden clean
+.PHONY: venv build play serve test test-pure lint typecheck bench golden clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -27,6 +27,11 @@ build: $(STAMP)
 play: $(STAMP)
 	-@$(MAKE) --no-print-directory build
 	$(BIN)/decklab play $(GAME)
+
+# The web platform on the embedded SQLite database; it prints the address to open.
+serve: $(STAMP)
+	-@$(MAKE) --no-print-directory build
+	$(BIN)/decklab serve $(SERVE)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench

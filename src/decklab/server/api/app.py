@@ -9,15 +9,12 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from importlib import resources
-from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.staticfiles import StaticFiles
 
-from decklab.server.api.routes import games, stats, tables
+from decklab.server.api.routes import games, stats, tables, web
 from decklab.server.api.security import Hygiene, WindowLimit
 from decklab.server.bots import BotPool
 from decklab.server.config import Settings
@@ -27,12 +24,6 @@ from decklab.server.store.db import default_url, is_postgres, make_engine, upgra
 from decklab.server.store.queries import Store
 
 log = logging.getLogger("decklab.server")
-
-
-def web_folder() -> Path | None:
-    """The browser client's static files, when the package has them (the web issue adds them)."""
-    folder = Path(str(resources.files("decklab"))) / "web"
-    return folder if folder.is_dir() else None
 
 
 def create_app(settings: Settings | None = None, pool: BotPool | None = None) -> FastAPI:
@@ -99,7 +90,5 @@ def create_app(settings: Settings | None = None, pool: BotPool | None = None) ->
     app.include_router(tables.router)
     app.include_router(stats.router)
     app.include_router(live_router)
-    folder = web_folder()
-    if folder is not None:
-        app.mount("/", StaticFiles(directory=folder, html=True), name="web")
+    web.install(app)
     return app

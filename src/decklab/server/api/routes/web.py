@@ -1,0 +1,106 @@
+"""The browser client: its static files, the pages it answers, and the texts it shows.
+
+The client is plain ES modules, CSS and SVG in the package (``decklab/web``),
+served as they are: no build step, nothing from another site. Every page path
+(the lobby, a table, a replay, a rules page) answers the same ``index.html``;
+the client reads the path and draws the page, so a link to a table or to a
+replay works when shared. The rules of a game and the rulings are served as
+text for the client to render; nothing here names a game.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, FastAPI
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel
+
+from decklab.server.service import ServiceError
+
+router = APIRouter(tags=["web"])
+PAGES = ("/", "/rules", "/rules/{name}", "/table/{table_id}", "/replay/{table_id}", "/rulings")
+
+
+class RulesText(BaseModel):
+    name: str
+    title: str
+    text: str
+
+
+def web_folder() -> Path | None:
+    """The client's files, when the package has them."""
+    folder = Path(str(resources.files("decklab"))) / "web"
+    return folder if (folder / "index.html").is_file() else None
+
+
+def rulings_file() -> Path | None:
+    """The rulings, if this installation has them: in the package, or in a source checkout.
+
+    The rule texts cite rulings by id; the client links an id to the rulings page
+    only when this finds the text, and shows the bare id otherwise.
+    """
+    package = Path(str(resources.files("decklab")))
+    for candidate in (package / "rulings.md", package.parent.parent / "docs" / "rulings.md"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+@router.get("/api/games/{name}/rules", response_model=RulesText)
+def game_rules(name: str) -> RulesText:
+    """A game's rules in decklab's own words (markdown, ruling ids included)."""
+    from decklab.engine.registry import get_game
+
+    try:
+        cls = get_game(name[:64])
+    except KeyError as exc:
+        raise ServiceError("not_found", str(exc.args[0]), 404) from None
+    package = cls.__module__.rpartition(".")[0]
+    try:
+        text = (resources.files(package) / "rules.md").read_text(encoding="utf-8")
+    except FileNotFoundError:
+        text = f"# {cls.info.title}\n\n{cls.info.summary}\n"
+    return RulesText(name=cls.info.name, title=cls.info.title, text=text)
+
+
+@router.get("/api/games/{name}/example")
+def game_example(name: str) -> dict[str, Any]:
+    """A small diagram for the rules page: a new game's table as a spectator sees it."""
+    from decklab.engine.layout import table_function
+    from decklab.engine.registry import get_game
+
+    try:
+        cls = get_game(name[:64])
+    except KeyError as exc:
+        raise ServiceError("not_found", str(exc.args[0]), 404) from None
+    state = cls.new(cls.info.default_players, {}, seed=1)
+    return {"name": cls.info.name, "layout": table_function(cls)(state.view(None)).to_json()}
+
+
+@router.get("/api/rulings", response_model=RulesText)
+def rulings() -> RulesText:
+    """Every ruling by id (404 where this installation has no rulings text)."""
+    found = rulings_file()
+    if found is None:
+        raise ServiceError("not_found", "this installation has no rulings text", 404)
+    return RulesText(name="rulings", title="Rulings", text=found.read_text(encoding="utf-8"))
+
+
+def install(app: FastAPI) -> None:
+    """Serve the client at the site's root, if the package holds it."""
+    app.include_router(router)
+    folder = web_folder()
+    if folder is None:
+        return
+    index = folder / "index.html"
+
+    async def page() -> FileResponse:
+        return FileResponse(index, media_type="text/html", headers={"cache-control": "no-cache"})
+
+    for path in PAGES:
+        app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
+    app.mount("/static", StaticFiles(directory=folder), name="web")

@@ -1,0 +1,61 @@
+// The site's pages by address: the lobby, a game's rules, the rulings, a table,
+// a replay. Links inside the site change the page without reloading it.
+import { h, fill } from "./dom.js";
+import { LobbyPage } from "./lobby.js";
+import { TablePage } from "./table.js";
+import { ReplayPage } from "./replay.js";
+import { RulesPage, RulingsPage } from "./rules.js";
+
+const main = document.getElementById("main");
+let current = null;
+
+function pageFor(path) {
+  let m;
+  if ((m = /^\/table\/([\w-]+)$/.exec(path))) return new TablePage(main, m[1]);
+  if ((m = /^\/replay\/([\w-]+)$/.exec(path))) return new ReplayPage(main, m[1]);
+  if ((m = /^\/rules\/([\w-]+)$/.exec(path))) return new RulesPage(main, m[1]);
+  if (path === "/rulings") return new RulingsPage(main);
+  return new LobbyPage(main);
+}
+
+async function route() {
+  if (current && current.stop) current.stop();
+  fill(main);
+  document.body.dataset.ready = "";
+  current = pageFor(location.pathname);
+  try {
+    await current.start();
+  } catch (err) {
+    fill(main, h("h1", { tabindex: "-1" }, "Something went wrong"), h("p.error", { role: "alert" }, String(err.message || err)));
+  }
+  const heading = main.querySelector("h1");
+  if (heading && navigated) heading.focus({ preventScroll: true });
+  document.body.dataset.ready = "true";
+}
+
+let navigated = false;
+window.decklabNavigate = (href) => {
+  navigated = true;
+  history.pushState(null, "", href);
+  route();
+};
+
+document.addEventListener("click", (ev) => {
+  const a = ev.target.closest("a[data-nav]");
+  if (!a || ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.button !== 0) return;
+  const url = new URL(a.href, location.href);
+  if (url.origin !== location.origin) return;
+  ev.preventDefault();
+  if (url.pathname === location.pathname && url.hash) {
+    location.hash = url.hash;
+    return;
+  }
+  window.decklabNavigate(url.pathname + url.search + url.hash);
+});
+
+window.addEventListener("popstate", () => {
+  navigated = true;
+  route();
+});
+
+route();

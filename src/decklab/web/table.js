@@ -1,0 +1,569 @@
+// A table, live: the layout the server sends drawn by the generic renderer, moves
+// chosen on the cards, whose turn and who is still thinking, presence, clocks, the
+// log, chat, the end-of-game summary, solo undo and hints, and reconnecting.
+import { h, fill } from "./dom.js";
+import { api, ApiError, seatAt, keepSeat, nickname, setNickname, games } from "./api.js";
+import { Live } from "./live.js";
+import { renderLayout, renderZone, seatZones } from "./layout.js";
+import { choose, narrow, keysOf } from "./moves.js";
+import { seatLabel, moveText, logList, scoreTable, link } from "./common.js";
+
+function clockText(ms) {
+  if (ms === null || ms === undefined) return "";
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const m = Math.floor(total / 60);
+  const sec = String(total % 60).padStart(2, "0");
+  return `${m}:${sec}`;
+}
+
+export class TablePage {
+  constructor(root, tableId) {
+    this.root = root;
+    this.id = tableId;
+    this.seat = seatAt(tableId);
+    this.frame = null; // the table part of the last sync/event
+    this.log = new Map();
+    this.chat = [];
+    this.selected = [];
+    this.sending = null;
+    this.message = "";
+    this.hint = null;
+    this.next = null;
+    this.summary = null;
+    this.spec = null;
+    this.stats = null;
+    this.held = null;
+    this.receivedAt = performance.now();
+    this.conn = "connecting";
+    this.scheduled = false;
+  }
+
+  async start() {
+    this.root.append(h("p.loading", {}, "Loading the table…"));
+    try {
+      this.summary = await api(`/api/tables/${encodeURIComponent(this.id)}`);
+      this.spec = (await games()).find((g) => g.name === this.summary.game) || null;
+    } catch (err) {
+      fill(this.root, h("h1", { tabindex: "-1" }, "No such table"),
+        h("p.error", { role: "alert" }, err.message), h("p", {}, link("/", "Back to the lobby")));
+      return;
+    }
+    document.title = `${this.spec ? this.spec.title : this.summary.game} — decklab`;
+    this.build();
+    this.connect();
+    this.ticker = setInterval(() => this.tick(), 500);
+    this.loadStats();
+  }
+
+  stop() {
+    clearInterval(this.ticker);
+    if (this.live) this.live.close();
+  }
+
+  connect() {
+    if (this.live) this.live.close();
+    this.live = new Live(this.id, this.seat ? this.seat.token : null,
+      (f) => this.onFrame(f), (s) => this.onStatus(s));
+    window.decklabLive = this.live; // for tests of reconnecting
+    window.decklabTable = this;
+    this.live.connect();
+  }
+
+  // ------------------------------------------------------------ frames
+  onStatus(status) {
+    this.conn = status;
+    this.renderConn();
+  }
+
+  onFrame(f) {
+    switch (f.type) {
+      case "sync":
+        this.applySync(f);
+        break;
+      case "event":
+        if (f.state) this.setState(f.state);
+        for (const line of f.log || []) this.log.set(line.index, line);
+        // an undo (or a change made through another server process) may shorten the log
+        if (f.kind === "undo" || f.kind === "update") this.resync();
+        if (f.kind === "join") this.refreshSummary();
+        break;
+      case "presence":
+        if (this.frame) this.frame.seats = f.seats;
+        break;
+      case "chat":
+        if (!this.chat.some((m) => m.id === f.id)) this.chat.push(f);
+        break;
+      case "ack":
+        this.sending = null;
+        break;
+      case "hint":
+        this.hint = f;
+        break;
+      case "again":
+        this.next = f.next;
+        if (this.seat) keepSeat(f.next, { ...this.seat });
+        break;
+      case "error":
+        this.sending = null;
+        if (f.sync) this.applySync(f.sync);
+        this.message = f.code === "stale" ? "The table moved on before your move arrived: choose again." : f.message;
+        break;
+      default:
+        break;
+    }
+    this.schedule();
+  }
+
+  applySync(f) {
+    this.log = new Map((f.log || []).map((l) => [l.index, l]));
+    this.chat = f.chat || [];
+    this.setState(f.state);
+  }
+
+  setState(state) {
+    const before = this.frame ? this.frame.version : null;
+    this.frame = state;
+    this.receivedAt = performance.now();
+    if (state.version !== before) {
+      this.selected = [];
+      if (this.hint && this.hint.version !== String(state.version) && Number(this.hint.version) !== state.version) this.hint = null;
+    }
+    if (state.terminal && !this.held) this.loadHeld();
+  }
+
+  async resync() {
+    try {
+      const f = await api(`/api/tables/${encodeURIComponent(this.id)}/state`, { token: this.seat && this.seat.token });
+      this.applySync(f);
+      this.schedule();
+    } catch {
+      /* the live connection will bring it */
+    }
+  }
+
+  async refreshSummary() {
+    try {
+      this.summary = await api(`/api/tables/${encodeURIComponent(this.id)}`);
+      this.schedule();
+    } catch {
+      /* keep the old one */
+    }
+  }
+
+  async loadStats() {
+    if (!this.spec || !this.spec.solo || !this.seat) return;
+    try {
+      const got = await api(`/api/stats/${encodeURIComponent(this.seat.nickname)}?game=${encodeURIComponent(this.spec.name)}`);
+      this.stats = got.games[this.spec.name] || null;
+      this.schedule();
+    } catch {
+      this.stats = null;
+    }
+  }
+
+  async loadHeld() {
+    // What everyone held: the finished table as each seat saw it at the end.
+    this.held = {};
+    const n = this.summary.players;
+    const steps = this.frame ? null : 0;
+    try {
+      const info = await api(`/api/tables/${encodeURIComponent(this.id)}`);
+      const last = info.actions ?? steps;
+      for (let i = 1; i <= n; i++) {
+        const seat = `p${i}`;
+        const got = await api(`/api/tables/${encodeURIComponent(this.id)}/replay?step=${last}&seat=${seat}`,
+          { token: this.seat && this.seat.token });
+        this.held[seat] = got.layout;
+      }
+    } catch {
+      this.held = {};
+    }
+    this.loadStats();
+    this.schedule();
+  }
+
+  schedule() {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    requestAnimationFrame(() => {
+      this.scheduled = false;
+      this.render();
+    });
+  }
+
+  // ------------------------------------------------------------ acting
+  get legal() {
+    return (this.frame && this.frame.legal) || [];
+  }
+
+  select(key) {
+    const got = choose(this.legal, this.selected, key);
+    this.selected = got.selected;
+    this.message = "";
+    if (got.play) this.play(got.play);
+    else this.schedule();
+  }
+
+  play(action) {
+    if (!this.legal.includes(action) || this.sending) return;
+    this.sending = action;
+    this.played = (this.played || 0) + 1;
+    this.selected = [];
+    this.message = "";
+    this.lastPlayed = action;
+    this.live.intent(action);
+    this.schedule();
+  }
+
+  undo() {
+    this.live.request({ type: "undo", version: this.frame.version });
+  }
+
+  askHint() {
+    this.hint = { pending: true };
+    this.live.request({ type: "hint" });
+    this.schedule();
+  }
+
+  async join(seatName) {
+    const input = this.root.querySelector("#join-nick");
+    const name = (input && input.value.trim()) || nickname();
+    const err = this.root.querySelector("#join-error");
+    if (!name) {
+      if (err) err.textContent = "Choose a nickname first.";
+      if (input) input.focus();
+      return;
+    }
+    try {
+      const got = await api(`/api/tables/${encodeURIComponent(this.id)}/join`, { method: "POST", body: { seat: seatName, nickname: name } });
+      setNickname(name);
+      this.seat = { token: got.token, seat: got.seat, nickname: name };
+      keepSeat(this.id, this.seat);
+      this.connect();
+      this.loadStats();
+    } catch (e) {
+      if (err) err.textContent = e.message;
+    }
+  }
+
+  async again() {
+    try {
+      const got = await api(`/api/tables/${encodeURIComponent(this.id)}/again`, { method: "POST", token: this.seat.token });
+      keepSeat(got.id, { ...this.seat });
+      window.decklabNavigate(`/table/${got.id}`);
+    } catch (e) {
+      this.message = e.message;
+      this.schedule();
+    }
+  }
+
+  sendChat(ev) {
+    ev.preventDefault();
+    const input = this.root.querySelector("#chat-text");
+    const text = input.value.trim();
+    if (!text) return;
+    if (this.live.send({ type: "chat", text })) input.value = "";
+  }
+
+  // ------------------------------------------------------------ drawing
+  build() {
+    const title = this.spec ? this.spec.title : this.summary.game;
+    this.els = {
+      conn: h("p.conn", { role: "status", "aria-live": "polite" }),
+      turn: h("p.turn", { "aria-live": "polite" }),
+      seats: h("ul.seats", { "aria-label": "Seats" }),
+      felt: h("div.felt-wrap", { "data-version": "" }),
+      moves: h("section.panel.moves", { "aria-labelledby": "moves-h" }),
+      solo: h("section.panel.solo", { "aria-label": "Playing alone" }),
+      end: h("section.panel.end", { "aria-labelledby": "end-h" }),
+      join: h("section.panel.join", { "aria-label": "Seats to take" }),
+      log: h("section.panel.logp", { "aria-labelledby": "log-h" }),
+      chat: h("section.panel.chat", { "aria-labelledby": "chat-h" }),
+    };
+    fill(this.root,
+      h("div.table-page", {},
+        h("header.table-head", {},
+          h("h1", { tabindex: "-1" }, title),
+          h("p.table-meta", {}, `Table ${this.id}`, this.summary.deal !== null && this.spec && this.spec.solo ? ` · deal ${this.summary.deal}` : "",
+            " · ", link(`/rules/${this.summary.game}`, "Rules"), " · ", link("/", "Lobby")),
+          this.els.conn),
+        this.els.turn,
+        this.els.seats,
+        h("div.table-grid", {},
+          h("div.play", {}, this.els.felt),
+          h("div.side", {}, this.els.end, this.els.join, this.els.moves, this.els.solo, this.els.log, this.els.chat))));
+    this.renderConn();
+  }
+
+  renderConn() {
+    if (!this.els) return;
+    const text = {
+      connecting: "Connecting…",
+      live: "Connected",
+      reconnecting: "Reconnecting… (the table will catch up)",
+      refused: "The table refused this connection.",
+    }[this.conn] || this.conn;
+    this.els.conn.textContent = text;
+    this.els.conn.className = `conn conn-${this.conn}`;
+    document.body.dataset.conn = this.conn;
+  }
+
+  render() {
+    if (!this.frame || !this.els) return;
+    const focus = this.focusMark();
+    const f = this.frame;
+    const mine = this.seat ? this.seat.seat : null;
+    const legal = this.legal;
+    const candidates = this.selected.length ? narrow(legal, this.selected) : legal;
+    const pick = legal.length && !this.sending
+      ? { usable: keysOf(legal), narrowing: this.selected.length ? keysOf(candidates) : new Set(), selected: this.selected, onSelect: (k) => this.select(k) }
+      : null;
+
+    // whose turn
+    this.els.turn.textContent = this.turnLine();
+    this.els.turn.className = `turn${legal.length ? " mine" : ""}`;
+
+    // seats
+    fill(this.els.seats, f.seats.map((seat) => this.seatItem(seat, mine)));
+
+    // the table
+    const felt = renderLayout(f.layout, pick);
+    if (f.layout.status) felt.prepend(h("p.layout-status", {}, f.layout.status));
+    if (f.layout.facts && f.layout.facts.length) felt.append(h("ul.facts", { "aria-label": "Facts" }, f.layout.facts.map((x) => h("li", {}, x))));
+    fill(this.els.felt, felt);
+    this.els.felt.dataset.version = String(f.version);
+    this.els.felt.dataset.terminal = f.terminal ? "true" : "false";
+    this.els.felt.dataset.toAct = f.to_act.join(" ");
+
+    this.renderMoves(candidates);
+    this.renderSolo();
+    this.renderJoin();
+    this.renderEnd();
+    this.renderLog();
+    this.renderChat();
+    this.restoreFocus(focus);
+  }
+
+  turnLine() {
+    const f = this.frame;
+    if (f.status === "waiting") return "Waiting for players to take the open seats.";
+    if (f.terminal || f.status === "finished") return "The game is over.";
+    const mine = this.seat ? this.seat.seat : null;
+    const names = f.to_act.map((s) => (s === mine ? "you" : s));
+    if (this.spec && this.spec.simultaneous && f.seats.length > 1) {
+      const chosen = f.seats.filter((s) => !f.to_act.includes(s.seat)).map((s) => s.seat);
+      return `Everyone chooses at once. Still thinking: ${names.join(", ") || "nobody"}${chosen.length ? `; chosen: ${chosen.join(", ")}` : ""}.`;
+    }
+    return f.to_act.includes(mine) ? "Your turn." : `${names.join(", ")} to play.`;
+  }
+
+  seatItem(seat, mine) {
+    const f = this.frame;
+    let turn = "";
+    if (!f.terminal && f.status === "playing") {
+      if (f.to_act.includes(seat.seat)) turn = this.spec && this.spec.simultaneous && f.seats.length > 1 ? "thinking" : "to play";
+      else if (this.spec && this.spec.simultaneous && f.seats.length > 1) turn = "has chosen";
+    }
+    const presence = seat.kind === "open" ? "open" : seat.present ? "here" : "away";
+    let clock = null;
+    if (f.clock && f.clock.remaining_ms && f.clock.remaining_ms[seat.seat] !== null && f.clock.remaining_ms[seat.seat] !== undefined) {
+      clock = h("span.clock", { "data-seat": seat.seat, "aria-label": `clock of ${seat.seat}` }, clockText(this.clockLeft(seat.seat)));
+    }
+    return h("li.seat", { "data-seat": seat.seat, class: [turn ? `turn-${turn.replace(" ", "-")}` : "", seat.seat === mine ? "me" : ""].join(" ") },
+      h("span.seat-name", {}, `${seat.seat} `, h("strong", {}, seatLabel(seat)), seat.seat === mine ? " (you)" : ""),
+      h("span.presence", { class: `presence-${presence}` }, presence),
+      seat.zombie ? h("span.zombie", {}, "a bot plays for them") : null,
+      turn ? h("span.seat-turn", {}, turn) : null,
+      clock);
+  }
+
+  clockLeft(seat) {
+    const f = this.frame;
+    const left = f.clock.remaining_ms[seat];
+    if (left === null || left === undefined) return null;
+    return f.clock.running.includes(seat) ? left - (performance.now() - this.receivedAt) : left;
+  }
+
+  tick() {
+    if (!this.frame || !this.frame.clock || !this.els) return;
+    for (const el of this.els.seats.querySelectorAll(".clock")) {
+      el.textContent = clockText(this.clockLeft(el.dataset.seat));
+    }
+  }
+
+  renderMoves(candidates) {
+    const f = this.frame;
+    const el = this.els.moves;
+    const legal = this.legal;
+    const parts = [h("h2#moves-h", {}, "Moves")];
+    if (this.message) parts.push(h("p.error", { role: "alert" }, this.message));
+    if (!this.seat) {
+      parts.push(h("p", {}, "You are watching this table."));
+    } else if (this.sending) {
+      parts.push(h("p.sending", {}, `Playing ${moveText(this.sending)}…`));
+    } else if (!legal.length) {
+      const zombie = f.seats.find((s) => s.seat === this.seat.seat)?.zombie;
+      parts.push(h("p", {}, zombie ? "A bot is playing your seat until you are back." : f.terminal ? "No more moves." : "Not your turn: waiting."));
+    } else {
+      parts.push(h("p.hint-text", {}, this.selected.length
+        ? `Chosen: ${this.selected.map(moveText).join(", ")}. ${candidates.length} move${candidates.length === 1 ? "" : "s"} left.`
+        : "Click or tap a card or a place to choose a move, or pick one below."));
+      if (this.selected.length) {
+        parts.push(h("ul.candidates", { "aria-label": "Moves with your choice" }, candidates.map((a) => h("li", {}, this.moveButton(a)))));
+        parts.push(h("button.secondary", { type: "button", "data-role": "clear", onclick: () => { this.selected = []; this.schedule(); } }, "Clear choice"));
+      }
+      const all = h("details.all-moves", { open: this.allOpen || legal.length <= 6 ? true : null },
+        h("summary", {}, `All legal moves (${legal.length})`),
+        h("ul", {}, legal.map((a) => h("li", {}, this.moveButton(a)))));
+      all.addEventListener("toggle", () => { this.allOpen = all.open; });
+      parts.push(all);
+    }
+    fill(el, parts);
+  }
+
+  moveButton(action) {
+    const hinted = this.hint && this.hint.action === action;
+    return h("button.move", { type: "button", "data-action": action, class: hinted ? "hinted" : null, onclick: () => this.play(action) },
+      moveText(action), hinted ? " (hint)" : "");
+  }
+
+  renderSolo() {
+    const el = this.els.solo;
+    const f = this.frame;
+    if (!this.spec || !this.spec.solo || !this.seat) {
+      el.hidden = true;
+      return;
+    }
+    el.hidden = false;
+    const parts = [h("h2", {}, "Playing alone")];
+    if (this.summary.deal !== null) parts.push(h("p", {}, `Deal number ${this.summary.deal} — anyone can play the same deal.`));
+    const buttons = h("p.buttons", {},
+      h("button", { type: "button", "data-role": "undo", disabled: f.can_undo ? null : true, onclick: () => this.undo() }, "Undo"),
+      " ",
+      h("button", { type: "button", "data-role": "hint", disabled: this.legal.length ? null : true, onclick: () => this.askHint() }, "Hint"));
+    parts.push(buttons);
+    if (this.hint && this.hint.pending) parts.push(h("p.hint", { "aria-live": "polite" }, "Thinking of a hint…"));
+    else if (this.hint) parts.push(h("p.hint", { "aria-live": "polite" }, h("strong", {}, `Hint: ${moveText(this.hint.action)}. `), this.hint.reason));
+    if (this.stats) {
+      const st = this.stats;
+      parts.push(h("dl.stats", { "aria-label": "Your statistics" },
+        h("dt", {}, "games"), h("dd", {}, String(st.games)),
+        h("dt", {}, "perfect"), h("dd", {}, String(st.perfect)),
+        h("dt", {}, "average"), h("dd", {}, st.average === null ? "—" : st.average.toFixed(1)),
+        h("dt", {}, "best"), h("dd", {}, st.best === null ? "—" : String(st.best)),
+        h("dt", {}, "streak"), h("dd", {}, `${st.current_streak} (longest ${st.longest_streak})`)));
+    }
+    fill(el, parts);
+  }
+
+  renderJoin() {
+    const el = this.els.join;
+    const f = this.frame;
+    const open = f.seats.filter((s) => s.kind === "open");
+    if (this.seat) {
+      el.hidden = !open.length;
+      if (open.length) {
+        fill(el, h("h2", {}, "Invite"), h("p", {}, `Waiting for ${open.map((s) => s.seat).join(", ")}. Send this link:`),
+          h("input.share", { readonly: true, value: location.href, "aria-label": "Link to this table" }));
+      }
+      return;
+    }
+    el.hidden = false;
+    if (!open.length) {
+      fill(el, h("h2", {}, "Watching"), h("p", {}, "Every seat is taken: you watch as a spectator."));
+      return;
+    }
+    const current = this.root.querySelector("#join-nick");
+    fill(el, h("h2", {}, "Take a seat"),
+      h("label", { for: "join-nick" }, "Nickname"),
+      h("input#join-nick", { maxlength: 32, autocomplete: "nickname", value: current ? current.value : nickname() }),
+      h("p#join-error.error", { role: "alert" }),
+      h("p.buttons", {}, open.map((s) => [h("button", { type: "button", "data-join": s.seat, onclick: () => this.join(s.seat) }, `Sit at ${s.seat}`), " "])),
+      h("p", {}, "Or just watch: spectators see what every player sees of the table, and nothing more."));
+  }
+
+  renderEnd() {
+    const el = this.els.end;
+    const f = this.frame;
+    if (!f.terminal && f.status !== "finished") {
+      el.hidden = true;
+      return;
+    }
+    el.hidden = false;
+    const result = f.result || (f.outcome ? f.outcome : null);
+    const parts = [h("h2#end-h", {}, "Game over")];
+    if (result && result.reason) parts.push(h("p", {}, result.reason));
+    if (result && result.winners) {
+      const w = result.winners;
+      parts.push(h("p.winners", {}, w.length ? `Won by ${w.join(", ")}.` : "Nobody won."));
+    }
+    parts.push(scoreTable(result, f.seats, this.spec && this.spec.lower_is_better, this.spec && this.spec.score_unit));
+    if (this.held && Object.keys(this.held).length) {
+      const held = h("div.held", {}, h("h3", {}, "What everyone held"));
+      for (const [seat, layout] of Object.entries(this.held)) {
+        const zones = seatZones(layout, seat);
+        if (!zones.length) continue;
+        held.append(h("div.held-seat", { "aria-label": `${seat} at the end` }, h("h4", {}, seat), h("div.zones", {}, zones.map((z) => renderZone(z, null)))));
+      }
+      parts.push(held);
+    }
+    const buttons = h("p.buttons", {});
+    if (this.seat) buttons.append(h("button", { type: "button", "data-role": "again", onclick: () => this.again() }, "Play again"), " ");
+    if (this.next) buttons.append(link(`/table/${this.next}`, "Next game"), " ");
+    buttons.append(link(`/replay/${this.id}${this.seat ? `?as=${this.seat.seat}` : ""}`, "Replay this game"));
+    parts.push(buttons);
+    fill(el, parts);
+  }
+
+  renderLog() {
+    const entries = [...this.log.values()].sort((a, b) => a.index - b.index).slice(-200);
+    fill(this.els.log, h("h2#log-h", {}, "Log"), logList(entries));
+    const box = this.els.log.querySelector(".log");
+    box.scrollTop = box.scrollHeight;
+  }
+
+  renderChat() {
+    const el = this.els.chat;
+    const typed = this.root.querySelector("#chat-text");
+    const value = typed ? typed.value : "";
+    const list = h("ul.chat-list", { "aria-live": "polite", "aria-label": "Messages" },
+      this.chat.map((m) => h("li", { "data-chat": m.id }, h("strong", {}, `${m.nickname} (${m.from}): `), h("span.chat-text", {}, m.text))));
+    const parts = [h("h2#chat-h", {}, "Table talk"), list];
+    if (this.seat) {
+      parts.push(h("form.chat-form", { onsubmit: (ev) => this.sendChat(ev) },
+        h("label", { for: "chat-text" }, "Say something"),
+        h("input#chat-text", { maxlength: 500, autocomplete: "off", value }),
+        h("button", { type: "submit" }, "Send")));
+    } else {
+      parts.push(h("p", {}, "Spectators read the table talk; players write it."));
+    }
+    fill(el, parts);
+    list.scrollTop = list.scrollHeight;
+  }
+
+  focusMark() {
+    const a = document.activeElement;
+    if (!a || a === document.body || !this.root.contains(a)) return null;
+    if (a.id) return `#${a.id}`;
+    for (const attr of ["data-action", "data-key", "data-role", "data-join"]) {
+      const v = a.getAttribute(attr);
+      if (v !== null) return `[${attr}="${CSS.escape(v)}"]`;
+    }
+    return null;
+  }
+
+  restoreFocus(mark) {
+    if (!mark) return;
+    const el = this.root.querySelector(mark);
+    if (el && document.activeElement !== el) el.focus({ preventScroll: true });
+    else if (!el) {
+      const heading = this.root.querySelector("#moves-h");
+      if (heading) {
+        heading.setAttribute("tabindex", "-1");
+        heading.focus({ preventScroll: true });
+      }
+    }
+  }
+}
+
+export { ApiError };
