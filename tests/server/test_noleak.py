@@ -29,7 +29,7 @@ from decklab.engine.errors import ChanceError, DecklabError
 from decklab.engine.registry import game_names, get_game
 from decklab.engine.state import CHANCE, GameState
 from decklab.server.frames import encode
-from decklab.server.logline import Entry
+from decklab.server.logline import Entry, move_entries
 from decklab.server.service import Event, Seat, Table, TableService
 from decklab.server.store.db import make_engine
 from decklab.server.store.queries import Store
@@ -77,12 +77,8 @@ def _step(
     if after._forced:
         raise ChanceError("left over")
     after._forced = None
-    entries = [Entry(index, actor, text, sentence)]
-    entries += [
-        Entry(i, CHANCE, str(after.history[i][1]), None)
-        for i in range(index + 1, len(after.history))
-    ]
-    return after, entries
+    assert index == len(before.history)
+    return after, move_entries(before, after, actor, text, sentence)
 
 
 def _counterpart(

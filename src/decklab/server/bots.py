@@ -62,9 +62,9 @@ def _watch_parent(parent: int) -> None:
 
 
 def _warm() -> int:
-    import decklab.bots.base as base
+    from decklab.bots.registry import agent_entries
 
-    base._ensure_builtins()
+    agent_entries()  # imports every built-in agent module once, before the first move
     return 0
 
 

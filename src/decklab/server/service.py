@@ -34,7 +34,7 @@ from decklab.server import frames
 from decklab.server.bots import BotPool
 from decklab.server.config import Settings
 from decklab.server.coordination import Coordinator, LocalCoordinator
-from decklab.server.logline import Entry
+from decklab.server.logline import Entry, move_entries
 from decklab.server.store.models import ActionRow, ChatRow, SeatRow, SoloResultRow, TableRow
 from decklab.server.store.queries import LoadedTable, SeatChange, Store, VersionConflict
 from decklab.server.tokens import hash_token, matches, new_token
@@ -205,7 +205,7 @@ def rebuild(
     for number, (actor, text, chance) in enumerate(actions, 1):
         action = state.parse_action(actor, text)
         sentence = state.describe_action(actor, action)
-        index = len(state.history)
+        before = state.clone()
         state._forced = deque(chance)
         state._strict_chance = True
         try:
@@ -215,11 +215,7 @@ def rebuild(
         if state._forced:
             raise RecordError(f"action {number} left chance outcomes unused")
         state._forced = None
-        entries.append(Entry(index, actor, text, sentence))
-        entries.extend(
-            Entry(i, CHANCE, str(state.history[i][1]), None)
-            for i in range(index + 1, len(state.history))
-        )
+        entries.extend(move_entries(before, state, actor, text, sentence))
     return state, entries
 
 
@@ -743,8 +739,7 @@ class TableService:
         table.actions += 1
         for s, ms in clock_values.items():
             table.seats[s].clock_ms = ms
-        added = [Entry(index, seat, canonical, sentence)]
-        added += [Entry(i, CHANCE, c, None) for i, c in enumerate(chance, index + 1)]
+        added = move_entries(state, after, seat, canonical, sentence)
         table.entries.extend(added)
         if client_id is not None:
             table.acks[(seat, client_id)] = new_version
