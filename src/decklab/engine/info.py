@@ -39,6 +39,14 @@ class Option:
     nullable: bool = False
     check: Callable[[Any, int], str | None] | None = None
 
+    def __copy__(self) -> Option:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Option:
+        # Immutable, and a compiled (mypyc) frozen dataclass cannot be rebuilt field by
+        # field: a copy (e.g. OpenSpiel deep-copying an adapter) shares it.
+        return self
+
     def default_for(self, num_players: int) -> Any:
         return self.default(num_players) if callable(self.default) else self.default
 
@@ -139,6 +147,17 @@ class GameInfo:
     score_unit: str = "points"
     options: tuple[Option, ...] = field(default_factory=tuple)
 
+    def __copy__(self) -> GameInfo:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameInfo:
+        return self  # immutable; see Option.__deepcopy__
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        # Pickled by name (an adapter's state may be pickled, e.g. by OpenSpiel's
+        # serialization): a compiled frozen dataclass cannot be rebuilt field by field.
+        return (info_of, (self.name,))
+
     def option(self, name: str) -> Option:
         for opt in self.options:
             if opt.name == name:
@@ -185,3 +204,10 @@ def parse_option_pairs(pairs: list[str] | None) -> dict[str, str]:
             raise OptionError(f"options are written key=value, not {excerpt(pair)}")
         out[key.strip()] = value.strip()
     return out
+
+
+def info_of(name: str) -> GameInfo:
+    """The :class:`GameInfo` of the registered game ``name`` (how a pickled one comes back)."""
+    from decklab.engine.registry import get_game
+
+    return get_game(name).info

@@ -123,15 +123,20 @@ INFO: Final = GameInfo(
 class _Tables:
     """Per-player-count tables, built once: the hot path only indexes them."""
 
-    __slots__ = ("next", "orders", "play", "seat")
+    __slots__ = ("n", "next", "orders", "play", "seat")
 
     def __init__(self, n: int) -> None:
+        self.n = n
         self.play: list[list[int]] = [
             [(c << 5) | (t << 1) | d for t in range(n) for d in (0, 1)] for c in range(64)
         ]
         self.seat: list[tuple[int, ...]] = [(s,) for s in range(n)]
         self.next: list[int] = [(s + 1) % n for s in range(n)]
         self.orders: list[list[int]] = [[(lead + k) % n for k in range(n)] for lead in range(n)]
+
+    def __reduce__(self) -> tuple[Any, tuple[int]]:
+        # A pickled state (an adapter's serialization) shares the tables of its count.
+        return (_tables, (self.n,))
 
 
 _TABLES: Final[dict[int, _Tables]] = {}
