@@ -10,6 +10,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from decklab.bots.registry import split_players
 from decklab.engine.errors import DecklabError
 from decklab.lab import stats
 from decklab.lab.arena import (
@@ -21,7 +22,7 @@ from decklab.lab.arena import (
     run_arena,
     seat_lineups,
 )
-from decklab.lab.commands import _split_specs, parse_sprt, register
+from decklab.lab.commands import parse_sprt, register
 
 QUICK = {"target": 12}
 LOOK = "greedy:mode=lookahead"
@@ -344,8 +345,8 @@ def test_arena_command_exits_2_on_bad_input(args: list[str], message: str) -> No
 
 
 def test_spec_splitting_and_sprt_parsing() -> None:
-    assert _split_specs("ismcts:iters=500,c=0.7,random") == ["ismcts:iters=500,c=0.7", "random"]
-    assert _split_specs("random, greedy,pimc:dets=3,iters=50") == [
+    assert split_players("ismcts:iters=500,c=0.7,random") == ["ismcts:iters=500,c=0.7", "random"]
+    assert split_players("random, greedy,pimc:dets=3,iters=50") == [
         "random",
         "greedy",
         "pimc:dets=3,iters=50",

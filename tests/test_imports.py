@@ -9,6 +9,7 @@ modules by path in data, which is the one direction allowed.
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -136,16 +137,21 @@ def test_item13_registries_import_none_of_what_they_register() -> None:
         assert target.split(":")[0] in MODULES
 
 
+def _run_by_alembic(name: str) -> bool:
+    """Migration scripts are executed by Alembic (which provides their context), not imported."""
+    return name.startswith("decklab.server.migrations.") and name != "decklab.server.migrations"
+
+
 def test_item13_every_module_imports_alone() -> None:
-    """Each module, imported first in a fresh interpreter, loads (one process for all,
-    a fresh module table for each: cheap, and an import-order bug still shows)."""
-    names = sorted(n for n in MODULES if n != "decklab.__main__")
+    """Each module, imported first, loads (one process for all, decklab's modules dropped
+    before each: cheap, and an import-order bug still shows)."""
+    names = sorted(n for n in MODULES if n != "decklab.__main__" and not _run_by_alembic(n))
     script = (
         "import importlib, sys\n"
         "base = set(sys.modules)\n"
         "bad = []\n"
         f"for name in {names!r}:\n"
-        "    for m in [m for m in sys.modules if m not in base]:\n"
+        "    for m in [m for m in sys.modules if m not in base and m.split('.')[0] == 'decklab']:\n"
         "        del sys.modules[m]\n"
         "    try:\n"
         "        importlib.import_module(name)\n"
@@ -155,7 +161,14 @@ def test_item13_every_module_imports_alone() -> None:
         "sys.exit(1 if bad else 0)\n"
     )
     done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=240
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        # Pure Python: compiled modules share one extension, which cannot be loaded
+        # again once its modules are dropped from sys.modules (the import structure,
+        # which is what this checks, is the same on both builds).
+        env={**os.environ, "DECKLAB_PURE": "1"},
     )
     assert done.returncode == 0, done.stdout + done.stderr
 

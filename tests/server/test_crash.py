@@ -183,7 +183,9 @@ def _play_and_kill(server: ForkedServer) -> None:
         f"crash test: {kills} kills, {moves} acknowledged moves, {sum(p.resends for p in players)} resends"
     )
     assert moves >= 3 * KILLS, f"only {moves} acknowledged moves were made"
-    assert sum(p.resends for p in players) > 0 or kills == 0
+    # Whether a kill lands while an intent is in flight is a matter of timing, so resends
+    # are counted, not required here; an answered resend is tested deterministically in
+    # the live-protocol tests (a duplicated intent is answered, never applied twice).
     for player in players:
         record = httpx.get(f"{server.base}/api/tables/{player.table}/record", timeout=10).json()
         if "viewer" in record:  # not finished: ask for the full record from the database

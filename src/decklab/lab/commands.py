@@ -14,6 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from decklab.bots.base import AgentEntry, Param, agent_entries
+from decklab.bots.registry import split_players
 from decklab.engine.errors import DecklabError
 from decklab.engine.info import parse_option_pairs
 from decklab.engine.registry import get_game
@@ -129,7 +130,7 @@ def register(app: typer.Typer) -> None:
         from decklab.lab.render import render_report
 
         try:
-            specs = check_arena_players(game, _split_specs(players))
+            specs = check_arena_players(game, split_players(players))
             bounds = parse_sprt(sprt) if sprt is not None else None
             report = run_arena(
                 game,
@@ -200,22 +201,3 @@ def check_arena_players(game: str, specs: list[str]) -> list[str]:
             f"{info.players_text()} players (fewer agents are cycled over the seats)"
         )
     return out
-
-
-def _split_specs(text: str) -> list[str]:
-    """Split ``--players`` at commas that start a new spec, not those between parameters.
-
-    ``ismcts:iters=500,c=0.7,random`` is two specs: a part with ``=`` and no
-    ``:`` continues the spec before it.
-    """
-    specs: list[str] = []
-    for index, part in enumerate(p.strip() for p in text.split(",")):
-        if not part:
-            raise DecklabError(
-                f"--players has an empty entry at position {index + 1} (a stray comma?)"
-            )
-        if specs and "=" in part and ":" not in part:
-            specs[-1] += "," + part
-        else:
-            specs.append(part)
-    return specs

@@ -15,6 +15,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from decklab.bots.registry import split_players
 from decklab.engine.errors import DecklabError
 from decklab.engine.info import parse_option_pairs
 from decklab.lab.runner import Backend
@@ -57,8 +58,6 @@ def _backend(workers: int, ray: str | None) -> Backend:
 
 def register(app: typer.Typer) -> None:
     """Add ``simulate``, ``sweep``, ``tune``, ``skill`` and ``report`` to ``app``."""
-    from decklab.lab.commands import _split_specs
-
     console = Console()
     err = Console(stderr=True, soft_wrap=True)
 
@@ -85,7 +84,7 @@ def register(app: typer.Typer) -> None:
         try:
             summary = run(
                 game,
-                _split_specs(players),
+                split_players(players),
                 games,
                 out,
                 seed=seed,
@@ -132,7 +131,7 @@ def register(app: typer.Typer) -> None:
         try:
             summary = run(
                 game,
-                _split_specs(players),
+                split_players(players),
                 games,
                 parse_vary(vary),
                 out,
@@ -198,7 +197,7 @@ def register(app: typer.Typer) -> None:
                 raise DecklabError("--rounds and --candidates are at least 1, --points at least 2")
             data = run(
                 game,
-                _split_specs(players),
+                split_players(players),
                 parse_params(param, points),
                 parse_goals(goal),
                 out,
