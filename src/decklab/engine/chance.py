@@ -15,6 +15,8 @@ from typing import Final, TypeVar
 
 T = TypeVar("T")
 _MASK: Final = (1 << 64) - 1
+_WORD: Final = (1 << 62) - 1
+"""The largest radix product whose remainders stay native (unboxed) ints when compiled."""
 
 
 class Rng:
@@ -55,9 +57,21 @@ class Rng:
         x = 0
         for _ in range((n * n.bit_length()) // 64 + 3):
             x = (x << 64) | self.next64()
-        for i in range(n - 1, 0, -1):
-            x, j = divmod(x, i + 1)
-            items[i], items[j] = items[j], items[i]
+        # The digits come off X in chunks: one long division by the product of a run of
+        # radices (i + 1, i, …, lo + 1) leaves a remainder that fits a machine word, and
+        # its own digits are the same as X's (mixed radix), found with word divisions.
+        i = n - 1
+        while i > 0:
+            lo = i
+            radix = i + 1
+            while lo > 1 and radix <= _WORD // lo:
+                radix *= lo
+                lo -= 1
+            x, r = divmod(x, radix)
+            while i >= lo:
+                r, j = divmod(r, i + 1)
+                items[i], items[j] = items[j], items[i]
+                i -= 1
 
     def copy(self) -> Rng:
         # The constructor, not ``Rng.__new__(Rng)`` and a field assignment: compiled,

@@ -230,11 +230,22 @@ def _by_suit(pile: tuple[int, ...] | list[int]) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(x) for x in out)
 
 
-Node = tuple[int, int, int, int, int, int, tuple[int, ...], int]
+Node = tuple[int, int, int, int, int, int, tuple[int, ...], int, int]
 """A turn start: sea index, cabin index, beach index, dumped-cards set, base deep count,
-anchored set, canonical stack tops (sorted), remaining cards."""
-Key = tuple[int, int, int, int, int, int, tuple[int, ...]]
-"""A node without its remaining cards (which the rest determines): the table's key."""
+anchored set, canonical stack tops (sorted), remaining cards, and the node's table key."""
+Key = int
+"""A node without its remaining cards (which the rest determines), packed into one int by
+:meth:`Search.canon`: the table's key. An int hashes and compares far faster than the
+tuple of seven fields (one of them a tuple) it stands for, which was most of the search's
+time."""
+_INDEX_BITS: Final = 6
+"""Bits of each pile index in a key (a pile holds fewer than 64 of the 52 cards)."""
+_LOW_BITS: Final = 4 * _INDEX_BITS
+_TOP_BITS: Final = 7
+"""Bits of each canonical stack top in a key, stored as top + 2 (never 0, tops >= -1)."""
+_MOVE_BITS: Final = 6
+"""A table entry is ``value << _MOVE_BITS | (move code + 1)``: move codes are below 63."""
+_MOVE_MASK: Final = (1 << _MOVE_BITS) - 1
 
 
 class Search:
@@ -262,8 +273,12 @@ class Search:
         self.deep = deep
         self.max_stacks = max_stacks
         self.beach_dump = beach_dump
-        self.table: dict[Key, tuple[int, int]] = {}
-        """Key → (value or lower bound, best move code; -1 when only a lower bound)."""
+        self.table: dict[Key, int] = {}
+        """Key → value or lower bound, and best move code (-1 when only a lower bound),
+        packed as ``value << _MOVE_BITS | (code + 1)`` (see :func:`_entry`)."""
+        if max(len(sea), len(cabin), len(beach), len(deep)) >= 1 << _INDEX_BITS:
+            raise ValueError("a pile is too long for the solver's packed keys")
+        self._sea_bits = len(sea)
         self.nodes = 0
         self.limit = node_limit if node_limit is not None else _INF * _INF
         # one suit's cards of a pile, as a small int (cheap to hash) standing for the ranks
@@ -273,7 +288,7 @@ class Search:
         self._cabin_ids: list[tuple[int, ...] | None] = [None] * (len(cabin) + 1)
         self._beach_ids: list[tuple[int, ...] | None] = [None] * (len(beach) + 1)
         self._sea_ids: list[tuple[int, ...] | None] = [None] * (len(sea) + 1)
-        self._deep_ids: dict[tuple[int, int], tuple[int, ...]] = {}
+        self._deep_ids: dict[int, tuple[int, ...]] = {}
         self._rows: dict[tuple[int, int, int, int, int], list[int]] = {}
         if len(_PILE_MEMO) > _MEMO_CAP:
             _PILE_MEMO.clear()
@@ -312,7 +327,7 @@ class Search:
         self, i: int, ci: int, bi: int, xm: int, dn: int, dm: int, tops: tuple[int, ...], rem: int
     ) -> Node:
         """The position with its stack tops in canonical form (see the module docstring)."""
-        out = []
+        out: list[int] = []
         for k in tops:
             if k < 0:
                 out.append(_DEAD)
@@ -324,7 +339,14 @@ class Search:
             below = m & ((2 << k) - 1)
             out.append(below.bit_length() - 1 if below else k & ~15)
         out.sort()
-        return (i, ci, bi, xm, dn, dm, tuple(out), rem)
+        # the key: the tops (sorted, so a sequence of nonzero digits) above the two sets of
+        # sea positions above the four indices; every field but the first has a fixed width
+        packed = 0
+        for k in out:
+            packed = packed << _TOP_BITS | (k + 2)
+        n = self._sea_bits
+        key = ((packed << n | xm) << n | dm) << _LOW_BITS | (i << 18 | ci << 12 | bi << 6 | dn)
+        return (i, ci, bi, xm, dn, dm, tuple(out), rem, key)
 
     def _pop_order(self, mask: int) -> list[int]:
         """The sea cards of a bit set of sea positions, last pushed (first to come off) first."""
@@ -349,13 +371,14 @@ class Search:
     def lower_bound(self, node: Node) -> int:
         """Squid points no play can save from ``node``: the per-suit, per-pile relaxation
         (see above) with the free slots shared out among the suits as well as can be."""
-        i, ci, bi, xm, dn, dm, tops, rem = node
+        i, ci, bi, xm, dn, dm, tops, rem, _key = node
         if not rem:
             return 0
-        deep = self._deep_ids.get((dn, dm))
+        deep_key = dm << _INDEX_BITS | dn
+        deep = self._deep_ids.get(deep_key)
         if deep is None:
             deep = self._ids(self._pop_order(dm) + list(self.deep[dn - 1 :: -1] if dn else ()))
-            self._deep_ids[(dn, dm)] = deep
+            self._deep_ids[deep_key] = deep
         if xm:
             beach = self._ids(self._pop_order(xm) + list(self.beach[bi:]))
         else:
@@ -482,7 +505,7 @@ class Search:
         """Every non-dominated turn from a turn start: (move code, squid cost, next turn start),
         best guess first. A move code is ``kind * 4 + place``. ``prune=False`` keeps the
         other takes when one dominates (a fair player cannot always see which)."""
-        i, ci, bi, xm, dn, dm, tops, rem = node
+        i, ci, bi, xm, dn, dm, tops, rem, _key = node
         sea = self.sea
         nsea = len(sea)
         out: list[tuple[int, int, int, Node]] = []
@@ -587,12 +610,12 @@ class Search:
     def bound_of(self, node: Node) -> int:
         """The best lower bound known for ``node`` (the table's, or the relaxation's,
         which is then remembered)."""
-        key = node[:7]
+        key = node[8]
         entry = self.table.get(key)
         if entry is not None:
-            return entry[0]
+            return entry >> _MOVE_BITS
         lb = self.lower_bound(node)
-        self.table[key] = (lb, -1)
+        self.table[key] = lb << _MOVE_BITS
         return lb
 
     def search(self, node: Node, beta: int) -> int:
@@ -600,31 +623,36 @@ class Search:
         that is at least ``beta`` (fail-soft). Exact values are kept with their best move."""
         if not node[7]:
             return 0
-        key = node[:7]
-        entry = self.table.get(key)
+        key = node[8]
+        table = self.table
+        entry = table.get(key)
         if entry is None:
             lb = self.lower_bound(node)
         else:
-            lb = entry[0]
-            if entry[1] >= 0:
+            lb = entry >> _MOVE_BITS
+            if entry & _MOVE_MASK:
                 return lb
         if lb >= beta:
             if entry is None:
-                self.table[key] = (lb, -1)
+                table[key] = lb << _MOVE_BITS
             return lb
         self.nodes += 1
         if self.nodes > self.limit:
             raise SearchLimit
-        bound_of = self.bound_of
-        # children by their lower bound first, then by the move-order guess
-        ranked = sorted(
-            (cost + bound_of(child), n, code, cost, child)
-            for n, (code, cost, child) in enumerate(self.moves(node))
-        )
+        # children by their lower bound first, then by the move-order guess (their index),
+        # sorted as ints: bound << 8 | index
+        moves = self.moves(node)
+        ranked: list[int] = []
+        for n in range(len(moves)):
+            child = moves[n][2]
+            ranked.append((moves[n][1] + self.bound_of(child)) << 8 | n)
+        ranked.sort()
         best = _INF
         best_move = -1
         floor = _INF
-        for low, _n, code, cost, child in ranked:
+        for r in ranked:
+            low = r >> 8
+            code, cost, child = moves[r & 255]
             limit = best if best < beta else beta
             if low >= limit:
                 if low < floor:
@@ -640,11 +668,11 @@ class Search:
             if v < floor:
                 floor = v
         if best < beta:
-            self.table[key] = (best, best_move)
+            table[key] = best << _MOVE_BITS | (best_move + 1)
             return best
         if lb > floor:
             floor = lb
-        self.table[key] = (floor, -1)
+        table[key] = floor << _MOVE_BITS
         return floor
 
     def quick_bound(self, node: Node) -> int:
@@ -675,7 +703,7 @@ class Search:
                     f = g2 + (bound_of(child) if child[7] else 0)
                     if f >= best:
                         continue
-                    key = child[:7]
+                    key = child[8]
                     old = found.get(key)
                     if old is None or old[0] > f:
                         count += 1
@@ -694,8 +722,7 @@ class Search:
             if len(nxt) == 1:
                 code, _cost, node = nxt[0]
             else:
-                i, ci, bi, xm, dn, dm, tops, _rem = node
-                code = self.table[(i, ci, bi, xm, dn, dm, tops)][1]
+                code = (self.table[node[8]] & _MOVE_MASK) - 1
                 node = next(child for c, _cost, child in nxt if c == code)
             out.append(code)
         return out
@@ -754,7 +781,7 @@ def root_moves(
     (the rest of a PLACE state's turn), as K_PLACE moves."""
     if placing < 0:
         return search.moves(node, prune)
-    i, ci, bi, xm, dn, dm, tops, rem = node
+    i, ci, bi, xm, dn, dm, tops, rem, _key = node
     out = []
     for p, cost, t2, r2, score in search._places(placing, tops, rem):
         out.append((score, K_PLACE * 4 + p, cost, search.canon(i, ci, bi, xm, dn, dm, t2, r2)))

@@ -337,11 +337,11 @@ class LonelyFaceState(GameState):
         self.first_player = first
         self.cur = first
         self._acting = (first,)
-        text = STR.__getitem__  # (STR[0] is "--", an empty cell)
+        # (STR[0] is "--", an empty cell; comprehensions, not map: native when compiled)
         setup: dict[str, Any] = {
-            "grid": [*map(text, grid)],
-            "hands": [[*map(text, h)] for h in hands],
-            "main_deck": [*map(text, main)],
+            "grid": [STR[c] for c in grid],
+            "hands": [[STR[c] for c in h] for h in hands],
+            "main_deck": [STR[c] for c in main],
         }
         if any(piles):
             setup["piles"] = [[cards.to_str(c) for c in p] for p in piles]
@@ -353,7 +353,7 @@ class LonelyFaceState(GameState):
                 {seat_name(s): cards.to_str(c) for s, c in sorted(rnd.items())} for rnd in draws
             ]
             setup["first_player"] = seat_name(first)
-            setup["turn_deck"] = [*map(text, turn_deck)]
+            setup["turn_deck"] = [STR[c] for c in turn_deck]
             self.turn_deck = turn_deck[::-1]
         self._setup = setup
         self._start_turn(first_roll)
