@@ -150,9 +150,9 @@ def _play_and_kill(server: ForkedServer) -> None:
     thread.start()
     deadline = time.monotonic() + BUDGET_S
     try:
-        # Play until the server has been killed often enough (the games need not end:
-        # what is checked is that the stored actions are exactly the acknowledged ones).
-        while time.monotonic() < deadline and kills < KILLS:
+        while time.monotonic() < deadline and (
+            kills < KILLS or not all(p.finished for p in players)
+        ):
             for player in players:
                 if player.finished:
                     continue
