@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import multiprocessing
 import os
 import random
 import statistics
@@ -40,6 +42,7 @@ sys.path.insert(0, str(ROOT))
 
 PEER = """
 import json
+import multiprocessing
 from starlette.applications import Starlette
 from starlette.routing import WebSocketRoute, Route
 from starlette.responses import JSONResponse
@@ -115,6 +118,7 @@ async def reader(run: TableRun, seat: int, latencies: list[float]) -> None:
             continue
         if kind == "error":
             run.errors.append(frame.get("code", "?"))
+            run.sent_at.clear()  # that intent is not coming back as an event
         state = frame.get("state")
         if kind in {"event", "sync"} and state is not None:
             version = frame["version"]
@@ -130,11 +134,13 @@ async def reader(run: TableRun, seat: int, latencies: list[float]) -> None:
 
 
 async def drive(run: TableRun, rng: random.Random, until: float, moves: list[int]) -> None:
+    """Once a second, the seat to act plays a random legal move — unless the table's
+    previous move has not reached every seat yet (one intent in flight per table)."""
     await asyncio.sleep(rng.random())
     while time.perf_counter() < until and not run.finished:
         start = time.perf_counter()
         seats = [s for s in run.to_act if run.legal.get(s)]
-        if seats:
+        if seats and not run.sent_at:
             seat = rng.choice(seats)
             intent = {
                 "type": "intent",
@@ -148,16 +154,13 @@ async def drive(run: TableRun, rng: random.Random, until: float, moves: list[int
         await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - start)))
 
 
-async def load(
-    base: str, ws_base: str, tables: int, seconds: float, game: str, peer: bool
-) -> dict[str, Any]:
-    rng = random.Random(tables)
-    runs: list[TableRun] = []
+async def make_tables(base: str, tables: int, game: str, peer: bool) -> list[tuple[str, list[str]]]:
+    """The tables (id, seat tokens) the clients will play, made over REST."""
+    out: list[tuple[str, list[str]]] = []
+    if peer:
+        return [(f"t{k}", ["", ""]) for k in range(tables)]
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-        for k in range(tables):
-            if peer:
-                runs.append(TableRun(f"t{k}", ["", ""]))
-                continue
+        for _ in range(tables):
             made = (
                 await http.post("/api/tables", json={"game": game, "players": 2, "public": False})
             ).json()
@@ -167,7 +170,22 @@ async def load(
                     f"/api/tables/{made['id']}/join", json={"seat": seat, "nickname": seat}
                 )
                 tokens.append(joined.json()["token"])
-            runs.append(TableRun(made["id"], tokens))
+            out.append((made["id"], tokens))
+    return out
+
+
+async def play_slice(
+    ws_base: str,
+    tables: list[tuple[str, list[str]]],
+    start_at: float,
+    seconds: float,
+    peer: bool,
+    seed: int,
+) -> dict[str, Any]:
+    """One client process's share of the tables: connect, play from ``start_at`` (wall
+    clock, the same for every process) for ``seconds``, and say what it measured."""
+    rng = random.Random(seed)
+    runs = [TableRun(table, tokens) for table, tokens in tables]
     latencies: list[float] = []
     moves: list[int] = []
     readers = []
@@ -184,27 +202,63 @@ async def load(
             else:
                 await ws.send(json.dumps({"type": "hello", "token": token}))
             readers.append(asyncio.create_task(reader(run, seat, latencies)))
-    await asyncio.sleep(1.0)
-    until = time.perf_counter() + seconds
+    await asyncio.sleep(max(0.0, start_at - time.time()))
+    cpu0 = time.process_time()
     started = time.perf_counter()
+    until = started + seconds
     await asyncio.gather(*(drive(run, rng, until, moves) for run in runs))
     await asyncio.sleep(0.5)
     wall = time.perf_counter() - started
+    cpu = time.process_time() - cpu0
     for task in readers:
         task.cancel()
     for run in runs:
         for ws in run.conns:
             await ws.close()
-    lat = sorted(latencies)
+    return {
+        "latencies": latencies,
+        "sent": len(moves),
+        "wall": wall,
+        "cpu": cpu,
+        "errors": [c for r in runs for c in r.errors],
+    }
+
+
+def _slice_main(args: tuple[str, list[tuple[str, list[str]]], float, float, bool, int]) -> Any:
+    with contextlib.suppress(ImportError):
+        import uvloop
+
+        uvloop.install()
+    return asyncio.run(play_slice(*args))
+
+
+def load(
+    base: str, ws_base: str, tables: int, seconds: float, game: str, peer: bool, clients: int
+) -> dict[str, Any]:
+    made = asyncio.run(make_tables(base, tables, game, peer))
+    parts = [made[k::clients] for k in range(clients)]
+    start_at = time.time() + 3.0 + tables / 100
+    jobs = [
+        (ws_base, part, start_at, seconds, peer, tables * 100 + k)
+        for k, part in enumerate(parts)
+        if part
+    ]
+    with multiprocessing.get_context("spawn").Pool(len(jobs)) as pool:
+        got = pool.map(_slice_main, jobs)
+    lat = sorted(x for g in got for x in g["latencies"])
+    wall = max(g["wall"] for g in got)
+    errors = [c for g in got for c in g["errors"]]
     return {
         "tables": tables,
+        "clients": len(jobs),
         "moves": len(lat),
         "moves_per_s": len(lat) / wall,
         "p50_ms": 1000 * statistics.median(lat) if lat else None,
         "p99_ms": 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))] if lat else None,
-        "sent": len(moves),
-        "errors": sum(len(r.errors) for r in runs),
-        "error_codes": sorted({c for r in runs for c in r.errors}),
+        "sent": sum(g["sent"] for g in got),
+        "client_cpu": sum(g["cpu"] for g in got) / wall,
+        "errors": len(errors),
+        "error_codes": sorted(set(errors)),
     }
 
 
@@ -257,7 +311,7 @@ def start_peer(home: Path) -> tuple[subprocess.Popen[bytes], int]:
 
 
 def measure(
-    kind: str, database: str | None, tables: int, seconds: float, game: str
+    kind: str, database: str | None, tables: int, seconds: float, game: str, clients: int
 ) -> dict[str, Any]:
     home = Path(tempfile.mkdtemp(prefix="decklab-load-"))
     if kind == "peer":
@@ -267,15 +321,14 @@ def measure(
         proc, port = start_decklab(database, home)
     try:
         cpu0, t0 = cpu_seconds(proc.pid), time.perf_counter()
-        result = asyncio.run(
-            load(
-                f"http://127.0.0.1:{port}",
-                f"ws://127.0.0.1:{port}",
-                tables,
-                seconds,
-                game,
-                kind == "peer",
-            )
+        result = load(
+            f"http://127.0.0.1:{port}",
+            f"ws://127.0.0.1:{port}",
+            tables,
+            seconds,
+            game,
+            kind == "peer",
+            clients,
         )
         result["server_cpu"] = (cpu_seconds(proc.pid) - cpu0) / (time.perf_counter() - t0)
         result["server"] = kind
@@ -290,6 +343,10 @@ def main() -> None:
     parser.add_argument("--tables", default="50,100,200,500")
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--db", default="sqlite,postgresql")
+    parser.add_argument(
+        "--clients", type=int, default=2, help="client processes the tables are spread over"
+    )
+    parser.add_argument("--no-peer", action="store_true", help="skip the bare broadcast peer")
     parser.add_argument("--out", type=Path, default=None, help="write the results as JSON")
     parser.add_argument("--plot", type=Path, default=None, help="write the latency curve as PNG")
     args = parser.parse_args()
@@ -301,8 +358,11 @@ def main() -> None:
     results: list[dict[str, Any]] = []
     try:
         for n in [int(x) for x in args.tables.split(",")]:
-            peer = measure("peer", None, n, args.seconds, game)
-            results.append(peer)
+            peer: dict[str, Any] = {"p99_ms": None}
+            if not args.no_peer:
+                peer = measure("peer", None, n, args.seconds, game, args.clients)
+                results.append(peer)
+                print(f"N={n:4d} {'peer':10s} {line(peer)}", flush=True)
             for db in args.db.split(","):
                 if db == "postgresql":
                     if pg is None:
@@ -310,14 +370,11 @@ def main() -> None:
                     url = pg.create_database(f"load_{n}_{random.randrange(10**6)}")
                 else:
                     url = f"sqlite:///{tempfile.mkdtemp(prefix='decklab-load-db-')}/server.sqlite3"
-                got = measure(db, url, n, args.seconds, game)
+                got = measure(db, url, n, args.seconds, game, args.clients)
                 got["p99_vs_peer"] = (got["p99_ms"] or 0) / (peer["p99_ms"] or 1)
                 results.append(got)
                 print(
-                    f"N={n:4d} {db:10s} {got['moves_per_s']:7.1f} moves/s  p50 {got['p50_ms'] or 0:7.1f} ms  "
-                    f"p99 {got['p99_ms'] or 0:7.1f} ms  (peer p99 {peer['p99_ms'] or 0:.1f} ms, "
-                    f"×{got['p99_vs_peer']:.1f})  server CPU {got['server_cpu']:.2f}  "
-                    f"errors {got['errors']} {got['error_codes']}",
+                    f"N={n:4d} {db:10s} {line(got)}  (p99 ×{got['p99_vs_peer']:.1f} the peer's)",
                     flush=True,
                 )
     finally:
@@ -327,6 +384,15 @@ def main() -> None:
         args.out.write_text(json.dumps(results, indent=1))
     if args.plot:
         plot(results, args.plot)
+
+
+def line(got: dict[str, Any]) -> str:
+    return (
+        f"{got['moves_per_s']:7.1f} moves/s  p50 {got['p50_ms'] or 0:7.1f} ms  "
+        f"p99 {got['p99_ms'] or 0:7.1f} ms  server CPU {got['server_cpu']:.2f}  "
+        f"client CPU {got['client_cpu']:.2f} ({got['clients']} procs)  "
+        f"errors {got['errors']} {got['error_codes']}"
+    )
 
 
 def plot(results: list[dict[str, Any]], path: Path) -> None:

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("decklab.server.pg")
 CHANNEL = "decklab"
 SWEEP_S = 2.0
+NOTES_PER_STATEMENT = 100
 
 
 def lock_key(table_id: str) -> int:
@@ -57,6 +58,8 @@ class PgCoordinator(Coordinator):
         self._listen: psycopg.AsyncConnection[Any] | None = None
         self._lock = asyncio.Lock()
         self._tasks: list[asyncio.Task[None]] = []
+        self._notes: list[tuple[str, asyncio.Future[None]]] = []
+        self._notifying: asyncio.Task[None] | None = None
 
     async def start(self, service: TableService) -> None:
         self.service = service
@@ -88,11 +91,33 @@ class PgCoordinator(Coordinator):
         body = json.dumps(
             {"origin": self.origin, "table": table_id, "kind": kind, "payload": payload}
         )
-        try:
-            async with self._lock:
-                await self._control.execute("SELECT pg_notify(%s, %s)", (CHANNEL, body))
-        except psycopg.Error as exc:
-            log.warning("notify failed: %s", exc)
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._notes.append((body, done))
+        if self._notifying is None or self._notifying.done():
+            self._notifying = asyncio.create_task(self._send_notes())
+        await done
+
+    async def _send_notes(self) -> None:
+        """Every notice asked for while one statement is on its way goes in the next
+        one: a busy process sends one round trip for many moves, not one each."""
+        while self._notes and self._control is not None:
+            batch = self._notes[:NOTES_PER_STATEMENT]
+            del self._notes[: len(batch)]
+            calls = ", ".join("pg_notify(%s, %s)" for _ in batch)
+            args = [x for body, _ in batch for x in (CHANNEL, body)]
+            try:
+                async with self._lock:
+                    await self._control.execute(f"SELECT {calls}", args)
+            except psycopg.Error as exc:
+                log.warning("notify failed: %s", exc)
+            for _, done in batch:
+                if not done.done():
+                    done.set_result(None)
+        for _, done in self._notes:
+            if not done.done():
+                done.set_result(None)
+        if self._control is None:
+            self._notes.clear()
 
     async def _listener(self) -> None:
         assert self._listen is not None

@@ -35,8 +35,9 @@ from decklab.server.bots import BotPool
 from decklab.server.config import Settings
 from decklab.server.coordination import Coordinator, LocalCoordinator
 from decklab.server.logline import Entry, move_entries
+from decklab.server.store.committer import GroupCommitter
 from decklab.server.store.models import ActionRow, ChatRow, SeatRow, SoloResultRow, TableRow
-from decklab.server.store.queries import LoadedTable, SeatChange, Store, VersionConflict
+from decklab.server.store.queries import LoadedTable, SeatChange, Store, VersionConflict, Write
 from decklab.server.tokens import hash_token, matches, new_token
 
 log = logging.getLogger("decklab.server")
@@ -270,6 +271,7 @@ class TableService:
         coordinator: Coordinator | None = None,
     ) -> None:
         self.store = store
+        self.committer = GroupCommitter(store)
         self.settings = settings or Settings()
         self.pool = pool
         self.coordinator = coordinator or LocalCoordinator()
@@ -298,6 +300,7 @@ class TableService:
         for table in self.tables.values():
             for task in table.tasks.values():
                 task.cancel()
+        await self.committer.close()
         await self.coordinator.close()
 
     async def _load(self, table_id: str) -> Table | None:
@@ -680,7 +683,10 @@ class TableService:
         table = await self.table(table_id)
         seat = self._seat_for(table, token)
         async with table.lock:
-            table = await self._fresh(table)
+            if version != table.version and (seat, client_id) not in table.acks:
+                # Only then can the database know better than memory (another process
+                # moved the table on); otherwise the commit's own version check does.
+                table = await self._fresh(table)
             done = table.acks.get((seat, client_id))
             if done is not None:
                 return done
@@ -696,7 +702,15 @@ class TableService:
                 raise ServiceError(
                     "not_yours_now", "a bot plays this seat: reconnect to take it back", 409
                 )
-            acked = await self._apply(table, seat, text, client_id)
+            try:
+                acked = await self._apply(table, seat, text, client_id)
+            except ServiceError as exc:
+                # Another process moved the table on (it is reloaded now): perhaps with
+                # this very intent, sent there first; then it is answered, not refused.
+                done = table.acks.get((seat, client_id))
+                if exc.code != "stale" or done is None:
+                    raise
+                return done
         self._schedule(table)
         return acked
 
@@ -762,18 +776,18 @@ class TableService:
         solo: SoloResultRow | None = None,
     ) -> None:
         """Write one event with the next version; a conflict means another process won."""
+        write = Write(
+            table.id,
+            table.version,
+            table.version + 1,
+            table_values or {},
+            tuple(seats),
+            action,
+            drop_actions_from,
+            solo,
+        )
         try:
-            await asyncio.to_thread(
-                self.store.commit,
-                table.id,
-                table.version,
-                table.version + 1,
-                table_values=table_values,
-                seats=seats,
-                action=action,
-                drop_actions_from=drop_actions_from,
-                solo=solo,
-            )
+            await self.committer.commit(write)
         except VersionConflict:
             await self._reload(table)
             raise ServiceError("stale", "the table moved on meanwhile: try again", 409) from None

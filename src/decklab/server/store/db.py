@@ -57,6 +57,10 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=FULL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=5000")
+    # The WAL is copied back into the database file by the server's own checkpoints
+    # (Store.checkpoint, off the commit path): left to SQLite, the commit that crosses
+    # 1000 pages does it itself, with its fsyncs, and every move queued behind it waits.
+    cursor.execute("PRAGMA wal_autocheckpoint=0")
     cursor.close()
 
 

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Engine, delete, select, update
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy import Connection, Engine, Table, delete, insert, select, update
+from sqlalchemy.orm import sessionmaker
 
 from decklab.server.store.models import (
     ActionRow,
@@ -24,6 +24,22 @@ from decklab.server.store.models import (
     TableRow,
     utcnow,
 )
+
+
+def _table(model: type[Any]) -> Table:
+    table = model.__table__
+    assert isinstance(table, Table)
+    return table
+
+
+TABLES, SEATS, ACTIONS, SOLO = (_table(m) for m in (TableRow, SeatRow, ActionRow, SoloResultRow))
+
+
+def _columns(row: Any) -> dict[str, Any]:
+    """A new row's set columns, for a Core insert (unset ones take their defaults)."""
+    table = row.__table__
+    values = {c.key: getattr(row, c.key, None) for c in table.columns}
+    return {k: v for k, v in values.items() if v is not None}
 
 
 class VersionConflict(Exception):
@@ -42,6 +58,21 @@ class LoadedTable:
 class SeatChange:
     seat: int
     values: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Write:
+    """One event of a table as it is written: move the version from ``expected`` to
+    ``new`` and change what the event changes."""
+
+    table_id: str
+    expected: int
+    new: int
+    table_values: dict[str, Any]
+    seats: tuple[SeatChange, ...] = ()
+    action: ActionRow | None = None
+    drop_actions_from: int | None = None
+    solo: SoloResultRow | None = None
 
 
 class Store:
@@ -121,17 +152,6 @@ class Store:
             db.flush()
             db.add_all(seats)
 
-    def _move_version(
-        self, db: Session, table_id: str, expected: int, new: int, values: dict[str, Any]
-    ) -> None:
-        moved = db.execute(
-            update(TableRow)
-            .where(TableRow.id == table_id, TableRow.version == expected)
-            .values(version=new, updated_at=utcnow(), **values)
-        )
-        if moved.rowcount != 1:  # type: ignore[attr-defined]
-            raise VersionConflict(table_id)
-
     def commit(
         self,
         table_id: str,
@@ -146,24 +166,87 @@ class Store:
     ) -> None:
         """One event of a table, all or nothing: the new version, the action, the seat
         changes, and whatever else the event changes."""
-        with self.sessions.begin() as db:
-            self._move_version(db, table_id, expected, new, table_values or {})
-            if drop_actions_from is not None:
-                db.execute(
-                    delete(ActionRow).where(
-                        ActionRow.table_id == table_id, ActionRow.seq >= drop_actions_from
-                    )
+        request = Write(
+            table_id,
+            expected,
+            new,
+            table_values or {},
+            tuple(seats),
+            action,
+            drop_actions_from,
+            solo,
+        )
+        error = self._commit_one(request)
+        if error is not None:
+            raise error
+
+    def commit_many(self, writes: Sequence[Write]) -> list[Exception | None]:
+        """Several tables' events in one transaction (group commit: one fsync for all).
+
+        Each write's first statement moves its table's version; a write whose version
+        does not match changed nothing and is answered with :class:`VersionConflict`
+        while the others go on. If the transaction fails as a whole (a constraint, a
+        lost connection), each write is tried again alone, so one bad write cannot
+        take the others down. Nothing is answered before the transaction has committed.
+        Core statements, not the ORM's unit of work: a write is a handful of
+        statements, and the ORM's bookkeeping cost more than the database did.
+        """
+        if len(writes) == 1:
+            return [self._commit_one(writes[0])]
+        results: list[Exception | None] = []
+        try:
+            with self.engine.begin() as conn:
+                for write in writes:
+                    try:
+                        self._write(conn, write)
+                        results.append(None)
+                    except VersionConflict as exc:
+                        results.append(exc)
+        except Exception:
+            return [self._commit_one(write) for write in writes]
+        return results
+
+    def _commit_one(self, write: Write) -> Exception | None:
+        try:
+            with self.engine.begin() as conn:
+                self._write(conn, write)
+        except Exception as exc:
+            return exc
+        return None
+
+    def _write(self, conn: Connection, write: Write) -> None:
+        table_id = write.table_id
+        moved = conn.execute(
+            update(TABLES)
+            .where(TABLES.c.id == table_id, TABLES.c.version == write.expected)
+            .values(version=write.new, updated_at=utcnow(), **write.table_values)
+        )
+        if moved.rowcount != 1:
+            raise VersionConflict(table_id)
+        if write.drop_actions_from is not None:
+            conn.execute(
+                delete(ACTIONS).where(
+                    ACTIONS.c.table_id == table_id, ACTIONS.c.seq >= write.drop_actions_from
                 )
-            if action is not None:
-                db.add(action)
-            for change in seats:
-                db.execute(
-                    update(SeatRow)
-                    .where(SeatRow.table_id == table_id, SeatRow.seat == change.seat)
-                    .values(**change.values)
-                )
-            if solo is not None:
-                db.add(solo)
+            )
+        if write.action is not None:
+            conn.execute(insert(ACTIONS).values(**_columns(write.action)))
+        for change in write.seats:
+            conn.execute(
+                update(SEATS)
+                .where(SEATS.c.table_id == table_id, SEATS.c.seat == change.seat)
+                .values(**change.values)
+            )
+        if write.solo is not None:
+            conn.execute(insert(SOLO).values(**_columns(write.solo)))
+
+    def checkpoint(self) -> None:
+        """SQLite: copy the WAL back into the database file without blocking writers
+        (PASSIVE), so that commits never do it themselves; PostgreSQL: nothing to do."""
+        if self.engine.dialect.name != "sqlite":
+            return
+        with self.engine.connect() as conn:
+            conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     def add_chat(self, row: ChatRow) -> ChatRow:
         with self.sessions.begin() as db:
