@@ -174,3 +174,44 @@ def test_zone_helper_sets_labels_and_backs() -> None:
     z = layout.zone("Front", ["7D", "??"], spread="fan", labels=["r1", "r2"], key="p2")
     assert [c.label for c in z.cards] == ["r1", "r2"]
     assert isinstance(z.cards[1], Card) and not z.cards[1].up
+
+
+def _ring_tables(game: str) -> Iterator[Table]:
+    """Tables of a few random moments of ``game``, for every seat and a spectator."""
+    cls = get_game(game)
+    fn = table_function(cls)
+    for n in player_counts(game):
+        rng = random.Random(n)
+        state = cls.new(n, SMALL.get(game, {}), seed=n)
+        for _ in range(3):
+            for viewer in [*range(n), None]:
+                yield fn(state.view(viewer))
+            for _ in range(rng.randint(1, 6)):
+                if state.is_terminal():
+                    break
+                seat = state.to_act()[0]
+                state.apply(seat, rng.choice(state.legal_actions(seat)))
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_a_ring_holds_every_seat_once_with_the_middle_inside(game: str) -> None:
+    for table in _ring_tables(game):
+        assert {r.arrange for r in table.rows} <= {"band", "ring", "middle"}
+        rings = [r for r in table.rows if r.arrange == "ring"]
+        if not rings:
+            assert all(r.arrange == "band" for r in table.rows), "a middle needs a ring"
+            continue
+        owners = [z.owner for r in rings for z in r.zones]
+        assert len(owners) == len(set(owners)) and all(owners), owners
+        assert all(o and o.startswith("p") for o in owners)
+        if table.viewer is not None:
+            assert table.viewer in owners  # the viewer's own place, drawn at the bottom
+        assert all(row.to_json()["arrange"] == row.arrange for row in table.rows)
+
+
+def test_the_round_table_games_sit_their_players_around_it() -> None:
+    """Issue 11: Corporation's seats around a table, Notorious's cards in front of each player."""
+    ringed = {
+        g for g in game_names() if any(r.arrange == "ring" for t in _ring_tables(g) for r in t.rows)
+    }
+    assert {"corporation", "notorious"} <= ringed

@@ -44,10 +44,19 @@ def tokens(value: Any) -> set[str]:
     return {t for t in re.findall(r"\b(?:10|[2-9TJQKA])[SHDCX]\b", text) if cards.is_card_text(t)}
 
 
+SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663", "X": "\u2605"}
+
+
 def shows(html: str, token: str) -> bool:
-    """Whether a page holds a card: its token as a word, or its spoken name."""
+    """Whether a page holds a card: its token as a word, its spoken name, or the way
+    the page writes it for people (``10♥`` in the log and the move labels)."""
     name = f"{RANKS[token[0]]} of {SUITS[token[1]]}"
-    return bool(re.search(rf"\b{token}\b", html)) or name in html
+    printed = ("10" if token[0] == "T" else token[0]) + SYMBOLS[token[1]]
+    return (
+        bool(re.search(rf"\b{token}\b", html))
+        or name in html
+        or bool(re.search(rf"(?<![0-9]){re.escape(printed)}", html))
+    )
 
 
 def hidden_from_spectators(live: LiveServer, table_id: str) -> set[str]:

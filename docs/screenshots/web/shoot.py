@@ -37,12 +37,17 @@ def advance(live: LiveServer, table_id: str, token: str, rng: random.Random) -> 
             return
         if state["legal"]:
             action = rng.choice(sorted(state["legal"]))
-            live.call(
-                "POST",
-                f"/api/tables/{table_id}/actions",
-                {"action": action, "version": state["version"], "client_id": f"s{made}"},
-                token=token,
-            )
+            try:
+                live.call(
+                    "POST",
+                    f"/api/tables/{table_id}/actions",
+                    {"action": action, "version": state["version"], "client_id": f"s{made}"},
+                    token=token,
+                )
+            except AssertionError as exc:
+                if "stale" not in str(exc):
+                    raise
+                continue  # a bot moved in between: look again
             made += 1
         else:
             time.sleep(0.1)

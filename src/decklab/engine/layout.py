@@ -37,6 +37,19 @@ on top (a patience stack); ``stack``: a pile of which only the first card shows,
 with ``count`` telling how many it holds; ``grid``: rows of ``columns`` cards.
 """
 
+Arrange = Literal["band", "ring", "middle"]
+"""Where a row sits on a round table, a hint for an interface that draws one.
+
+``band``: across the table, in order (the default; every interface can draw
+every row so). ``ring``: its zones are the seats around the table, in seating
+order; all ring rows together make one ring, drawn where the first of them
+comes, with the viewer's own zone (``owner`` = the table's viewer; for a
+spectator, the first zone) at the bottom and the others clockwise from it. ``middle``: drawn inside the ring, in
+the middle of the table. An interface without a round table (the terminal, a
+phone-sized page) ignores the hint and draws the rows in order, so a layout
+must read well both ways.
+"""
+
 
 @dataclass(frozen=True)
 class Card:
@@ -177,12 +190,15 @@ class Row:
     title: str = ""
     owner: str | None = None
     highlight: bool = False
+    arrange: Arrange = "band"
+    """Where the row sits on a round table (:data:`Arrange`); a hint, free to ignore."""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "title": self.title,
             "owner": self.owner,
             "highlight": self.highlight,
+            "arrange": self.arrange,
             "zones": [z.to_json() for z in self.zones],
         }
 

@@ -13,6 +13,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from decklab.engine import story
 from decklab.engine.layout import table_function
 from decklab.engine.state import GameState, Viewer, seat_name
 from decklab.server.logline import Entry, log_line
@@ -35,6 +36,9 @@ def log_for(state: GameState, entries: Sequence[Entry], viewer: Viewer) -> list[
 def game_part(state: GameState, viewer: Viewer, *, acting: bool = True) -> dict[str, Any]:
     """The game as ``viewer`` sees it: view, layout, legal actions, whose turn, result.
 
+    A finished game also carries each seat's score taken apart
+    (:func:`decklab.engine.story.score_breakdown`, built from ``viewer``'s view only).
+
     ``acting`` is False when the viewer's seat is being played by a bot (it may
     watch but not act until it takes the seat back).
     """
@@ -52,4 +56,5 @@ def game_part(state: GameState, viewer: Viewer, *, acting: bool = True) -> dict[
     }
     if not to_act:
         part["result"] = state.result()
+        part["breakdown"] = story.score_breakdown(state, viewer)
     return part

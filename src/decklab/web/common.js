@@ -25,10 +25,19 @@ export function moveText(action) {
   return action.split(/\s+/).map(cardText).join(" ");
 }
 
-export function logList(entries) {
-  const ol = h("ol", {});
+/** A sentence with its card tokens (``7D``, ``TH``) written as people read them. */
+export function sayText(text) {
+  return String(text).replace(/\b(10|[2-9TJQKA])([SHDCX])\b/g, (m) => cardText(m));
+}
+
+/**
+ * The game log as an ordered list numbered by entry (``start`` keeps the numbers
+ * when only the newest entries are shown).
+ */
+export function logList(entries, start = 1) {
+  const ol = h("ol", { start: start > 1 ? start : null });
   for (const e of entries) {
-    ol.append(h("li", { "data-actor": e.actor }, e.say || `${e.actor}: ${e.text}`));
+    ol.append(h("li", { "data-actor": e.actor, "data-index": e.index }, sayText(e.say || `${e.actor}: ${e.text}`)));
   }
   return h("div.log", { role: "log", "aria-live": "polite", "aria-label": "Game log", tabindex: "0" }, ol);
 }
@@ -45,6 +54,42 @@ export function scoreTable(result, seats, lowerIsBetter, unit) {
     h("tbody", {}, order.map((seat) => h("tr", { class: winners.has(seat) ? "winner" : null },
       h("th", { scope: "row" }, seat), h("td", {}, seatLabel(byName[seat])), h("td", {}, String(scores[seat])),
       h("td", {}, winners.has(seat) ? "winner" : "")))));
+}
+
+function points(value) {
+  const n = Number(value);
+  return n > 0 ? `+${n}` : String(n);
+}
+
+/**
+ * Each seat's score taken apart (the server's ``breakdown``: labelled rows that add
+ * up to the total), one table per seat, best first. ``mine`` opens the viewer's own.
+ */
+export function breakdownList(breakdown, seats, mine = null) {
+  if (!breakdown || !breakdown.seats) return null;
+  const unit = breakdown.unit || "points";
+  const byName = Object.fromEntries((seats || []).map((s) => [s.seat, s]));
+  const names = Object.keys(breakdown.seats).sort((a, b) => {
+    const d = breakdown.seats[b].total - breakdown.seats[a].total;
+    return breakdown.lower_is_better ? -d : d;
+  });
+  const rows = names.reduce((n, seat) => n + breakdown.seats[seat].rows.length, 0);
+  const open = rows <= 16;
+  return h("div.breakdown", {},
+    h("h3", {}, "How the scores add up"),
+    names.map((seat) => {
+      const got = breakdown.seats[seat];
+      const who = seatLabel(byName[seat]);
+      return h("details.breakdown-seat", { "data-seat": seat, open: open || seat === mine ? true : null },
+        h("summary", {}, h("strong", {}, seat), who && who !== seat ? ` ${who}` : "", seat === mine ? " (you)" : "",
+          `: ${got.total} ${unit}`),
+        h("table", {},
+          h("caption.visually-hidden", {}, `${seat}'s score`),
+          h("thead.visually-hidden", {}, h("tr", {}, h("th", { scope: "col" }, "for"), h("th", { scope: "col" }, unit))),
+          h("tbody", {}, got.rows.map((r) => h("tr", {},
+            h("td", {}, sayText(r.label)), h("td.pts", {}, points(r.points))))),
+          h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, "total"), h("td.pts", {}, String(got.total))))));
+    }));
 }
 
 export function link(href, text, attrs = {}) {

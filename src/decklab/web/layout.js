@@ -11,8 +11,52 @@ const SPREADS = new Set(["row", "fan", "column", "stack", "grid"]);
  */
 export function renderLayout(layout, pick = null) {
   const table = h("div.felt", { "data-viewer": layout.viewer || "spectator" });
-  layout.rows.forEach((row, i) => table.append(renderRow(row, i, pick)));
+  const rings = layout.rows.filter((r) => r.arrange === "ring");
+  let ring = null;
+  layout.rows.forEach((row, i) => {
+    if (rings.length && row.arrange === "ring") {
+      if (!ring) table.append((ring = renderRing(layout, rings, pick)));
+    } else if (!(rings.length && row.arrange === "middle")) {
+      table.append(renderRow(row, i, pick));
+    }
+  });
   return table;
+}
+
+/**
+ * How many of ``others`` seats (all but the one at the bottom) sit on the left, at
+ * the top and on the right of the table: the top takes what the sides leave.
+ */
+export function ringSides(others) {
+  const side = Math.floor(others / 3);
+  return { left: side, top: others - 2 * side, right: side };
+}
+
+/**
+ * The seats of the ``ring`` rows around an oval table, the ``middle`` rows inside it:
+ * the viewer's own zone (or the first, for a spectator) at the bottom, the others
+ * clockwise from it: up the left side, across the top, down the right side. The
+ * document order is the seating order (the viewer last), so focus goes round the
+ * table; a narrow table (CSS, by the felt's own width) draws the seats as one row.
+ */
+function renderRing(layout, rings, pick) {
+  const seats = rings.flatMap((r) => r.zones);
+  let at = seats.findIndex((z) => z.owner && z.owner === layout.viewer);
+  if (at < 0) at = 0;
+  const order = [...seats.slice(at + 1), ...seats.slice(0, at)];
+  const { left, top } = ringSides(order.length);
+  const label = rings.map((r) => r.title).find(Boolean) || "Around the table";
+  const group = (name, zones) => h(`div.ring-${name}`, {}, zones.map((z) => renderZone(z, pick)));
+  const middle = h("div.ring-mid", {});
+  layout.rows.forEach((row, i) => {
+    if (row.arrange === "middle") middle.append(renderRow(row, i, pick));
+  });
+  return h("section.ring", { "aria-label": label, "data-seats": String(seats.length), class: left ? "sided" : "unsided" },
+    group("left", order.slice(0, left)),
+    group("top", order.slice(left, left + top)),
+    group("right", order.slice(left + top)),
+    middle,
+    group("bottom", seats.length ? [seats[at]] : []));
 }
 
 function usable(pick, key) {

@@ -3,7 +3,7 @@
 import { h, fill } from "./dom.js";
 import { api, games, seatAt } from "./api.js";
 import { renderLayout } from "./layout.js";
-import { logList, link, scoreTable } from "./common.js";
+import { logList, link, scoreTable, breakdownList } from "./common.js";
 
 export class ReplayPage {
   constructor(root, tableId) {
@@ -79,7 +79,11 @@ export class ReplayPage {
       const felt = renderLayout(got.layout, null);
       if (got.layout.status) felt.prepend(h("p.layout-status", {}, got.layout.status));
       fill(this.view, felt);
-      if (got.terminal && got.result) this.view.append(scoreTable(got.result, this.summary.seats, this.spec && this.spec.lower_is_better, this.spec && this.spec.score_unit));
+      if (got.terminal && got.result) {
+        this.view.append(scoreTable(got.result, this.summary.seats, this.spec && this.spec.lower_is_better, this.spec && this.spec.score_unit));
+        const parts = breakdownList(got.breakdown, this.summary.seats, got.viewer);
+        if (parts) this.view.append(parts);
+      }
       this.view.dataset.step = String(got.step);
       fill(this.logEl, h("h2#log-h", {}, "Log"), logList(got.log));
     } catch (e) {

@@ -6,7 +6,24 @@ import { api, ApiError, seatAt, keepSeat, nickname, setNickname, games } from ".
 import { Live } from "./live.js";
 import { renderLayout, renderZone, seatZones } from "./layout.js";
 import { choose, narrow, keysOf } from "./moves.js";
-import { seatLabel, moveText, logList, scoreTable, link } from "./common.js";
+import { seatLabel, moveText, logList, scoreTable, breakdownList, link } from "./common.js";
+
+const LOG_SHOWN = 200;
+/** How long a move chosen on the cards waits, taking it back possible, before it is sent. */
+const UNDO_MS = 2000;
+/** A clock with less than this left (beyond the window) sends at once. */
+const CLOCK_MARGIN_MS = 5000;
+
+/** The undo window in ms: ``decklab.undoMs`` in the browser's storage when set (tests shorten it). */
+function undoWindow() {
+  try {
+    const kept = localStorage.getItem("decklab.undoMs");
+    if (kept !== null && kept.trim() !== "" && Number.isFinite(Number(kept))) return Math.max(0, Number(kept));
+  } catch {
+    /* storage refused: the default */
+  }
+  return UNDO_MS;
+}
 
 function clockText(ms) {
   if (ms === null || ms === undefined) return "";
@@ -36,6 +53,13 @@ export class TablePage {
     this.receivedAt = performance.now();
     this.conn = "connecting";
     this.scheduled = false;
+    this.pending = null; // a move chosen on the cards, waiting out its undo window
+    this.onKey = (ev) => {
+      if (ev.key === "Escape" && this.pending) {
+        ev.preventDefault();
+        this.takeBack();
+      }
+    };
   }
 
   async start() {
@@ -52,11 +76,14 @@ export class TablePage {
     this.build();
     this.connect();
     this.ticker = setInterval(() => this.tick(), 500);
+    document.addEventListener("keydown", this.onKey);
     this.loadStats();
   }
 
   stop() {
     clearInterval(this.ticker);
+    this.clearPending();
+    document.removeEventListener("keydown", this.onKey);
     if (this.live) this.live.close();
   }
 
@@ -125,7 +152,12 @@ export class TablePage {
     this.frame = state;
     this.receivedAt = performance.now();
     if (state.version !== before) {
-      this.selected = [];
+      if (this.pending && !this.legal.includes(this.pending.action)) {
+        // the table moved on (a clock, a bot taking the seat): the waiting move is void
+        this.clearPending();
+        this.message = "The table moved on before your move was sent: choose again.";
+      }
+      if (!this.pending) this.selected = [];
       if (this.hint && this.hint.version !== String(state.version) && Number(this.hint.version) !== state.version) this.hint = null;
     }
     if (state.terminal && !this.held) this.loadHeld();
@@ -197,14 +229,81 @@ export class TablePage {
   }
 
   select(key) {
+    // choosing on the table while a move waits takes that move back first
+    if (this.pending) this.clearPending();
     const got = choose(this.legal, this.selected, key);
     this.selected = got.selected;
     this.message = "";
-    if (got.play) this.play(got.play);
+    if (got.play) this.propose(got.play);
     else this.schedule();
   }
 
+  /** Whether a move chosen on the cards waits out an undo window before it is sent. */
+  usesWindow(ms) {
+    if (ms <= 0 || !this.summary || this.summary.players <= 1) return false; // alone, the server undoes
+    const f = this.frame;
+    const mine = this.seat && this.seat.seat;
+    if (f && f.clock && f.clock.remaining_ms && mine && f.clock.remaining_ms[mine] !== null && f.clock.remaining_ms[mine] !== undefined) {
+      const left = this.clockLeft(mine);
+      if (left !== null && left < ms + CLOCK_MARGIN_MS) return false;
+    }
+    return true;
+  }
+
+  /** The one move the cards narrowed to: sent after a short window in which it can be taken back. */
+  propose(action) {
+    const ms = undoWindow();
+    if (!this.usesWindow(ms)) {
+      this.play(action);
+      return;
+    }
+    this.pending = { action, ms, since: performance.now(), back: this.focusMark() };
+    this.pending.timer = setTimeout(() => this.sendPending(), ms);
+    this.pending.ticker = setInterval(() => this.countdown(), 100);
+    this.focusPending = true;
+    this.schedule();
+  }
+
+  clearPending() {
+    if (!this.pending) return null;
+    const was = this.pending;
+    clearTimeout(was.timer);
+    clearInterval(was.ticker);
+    this.pending = null;
+    return was;
+  }
+
+  sendPending() {
+    const was = this.clearPending();
+    if (!was) return;
+    this.refocus = was.back;
+    if (!this.legal.includes(was.action)) {
+      this.selected = [];
+      this.message = "The table moved on before your move was sent: choose again.";
+      this.schedule();
+      return;
+    }
+    this.play(was.action);
+  }
+
+  takeBack() {
+    const was = this.clearPending();
+    if (!was) return;
+    this.refocus = was.back;
+    this.selected = [];
+    this.message = `Taken back: ${moveText(was.action)} was not played.`;
+    this.schedule();
+  }
+
+  countdown() {
+    if (!this.pending || !this.els) return;
+    const left = Math.max(0, this.pending.ms - (performance.now() - this.pending.since));
+    const el = this.els.moves.querySelector(".countdown");
+    if (el) el.textContent = `${(left / 1000).toFixed(1)} s`;
+  }
+
   play(action) {
+    this.clearPending();
     if (!this.legal.includes(action) || this.sending) return;
     this.sending = action;
     this.played = (this.played || 0) + 1;
@@ -329,7 +428,10 @@ export class TablePage {
     // the table
     const felt = renderLayout(f.layout, pick);
     if (f.layout.status) felt.prepend(h("p.layout-status", {}, f.layout.status));
-    if (f.layout.facts && f.layout.facts.length) felt.append(h("ul.facts", { "aria-label": "Facts" }, f.layout.facts.map((x) => h("li", {}, x))));
+    if (f.layout.facts && f.layout.facts.length) {
+      // on a round table with nothing in its middle, the facts lie there
+      (felt.querySelector(".ring-mid:empty") || felt).append(h("ul.facts", { "aria-label": "Facts" }, f.layout.facts.map((x) => h("li", {}, x))));
+    }
     fill(this.els.felt, felt);
     this.els.felt.dataset.version = String(f.version);
     this.els.felt.dataset.terminal = f.terminal ? "true" : "false";
@@ -341,7 +443,17 @@ export class TablePage {
     this.renderEnd();
     this.renderLog();
     this.renderChat();
-    this.restoreFocus(focus);
+    if (this.focusPending && this.pending) {
+      this.focusPending = false;
+      const undo = this.els.moves.querySelector('[data-role="take-back"]');
+      if (undo) undo.focus({ preventScroll: true });
+    } else if (this.refocus) {
+      const mark = this.refocus;
+      this.refocus = null;
+      this.restoreFocus(this.root.querySelector(mark) ? mark : focus);
+    } else {
+      this.restoreFocus(focus);
+    }
   }
 
   turnLine() {
@@ -401,6 +513,9 @@ export class TablePage {
       parts.push(h("p", {}, "You are watching this table."));
     } else if (this.sending) {
       parts.push(h("p.sending", {}, `Playing ${moveText(this.sending)}…`));
+    } else if (this.pending && legal.includes(this.pending.action)) {
+      parts.push(this.pendingBlock(this.pending));
+      parts.push(this.allMoves(legal));
     } else if (!legal.length) {
       const zombie = f.seats.find((s) => s.seat === this.seat.seat)?.zombie;
       parts.push(h("p", {}, zombie ? "A bot is playing your seat until you are back." : f.terminal ? "No more moves." : "Not your turn: waiting."));
@@ -412,13 +527,35 @@ export class TablePage {
         parts.push(h("ul.candidates", { "aria-label": "Moves with your choice" }, candidates.map((a) => h("li", {}, this.moveButton(a)))));
         parts.push(h("button.secondary", { type: "button", "data-role": "clear", onclick: () => { this.selected = []; this.schedule(); } }, "Clear choice"));
       }
-      const all = h("details.all-moves", { open: this.allOpen || legal.length <= 6 ? true : null },
-        h("summary", {}, `All legal moves (${legal.length})`),
-        h("ul", {}, legal.map((a) => h("li", {}, this.moveButton(a)))));
-      all.addEventListener("toggle", () => { this.allOpen = all.open; });
-      parts.push(all);
+      parts.push(this.allMoves(legal));
     }
     fill(el, parts);
+  }
+
+  /** The move waiting out its undo window: what it is, how long is left, Undo and Play now. */
+  pendingBlock(p) {
+    const elapsed = performance.now() - p.since;
+    const bar = h("div.pending-bar", { "aria-hidden": "true" }, h("span"));
+    // the bar drains in CSS; a redraw resumes it where it was (no animation when motion is reduced)
+    bar.style.setProperty("--undo-ms", `${p.ms}ms`);
+    bar.style.setProperty("--undo-elapsed", `${-Math.min(elapsed, p.ms)}ms`);
+    return h("div.pending", { "data-pending": p.action },
+      h("p", { role: "status" }, "Playing ", h("strong", {}, moveText(p.action)),
+        ` in ${(p.ms / 1000).toFixed(1)} seconds unless you take it back. `,
+        h("span.countdown", { "aria-hidden": "true" }, `${(Math.max(0, p.ms - elapsed) / 1000).toFixed(1)} s`)),
+      bar,
+      h("p.buttons", {},
+        h("button.primary", { type: "button", "data-role": "take-back", onclick: () => this.takeBack() }, "Undo (Esc)"),
+        h("button", { type: "button", "data-role": "send-now", onclick: () => this.sendPending() }, "Play it now")));
+  }
+
+  /** The full list of legal moves, one click away; its buttons send at once. */
+  allMoves(legal) {
+    const all = h("details.all-moves", { open: this.allOpen || legal.length <= 6 ? true : null },
+      h("summary", {}, `All legal moves (${legal.length})`),
+      h("ul", {}, legal.map((a) => h("li", {}, this.moveButton(a)))));
+    all.addEventListener("toggle", () => { this.allOpen = all.open; });
+    return all;
   }
 
   moveButton(action) {
@@ -498,6 +635,7 @@ export class TablePage {
       parts.push(h("p.winners", {}, w.length ? `Won by ${w.join(", ")}.` : "Nobody won."));
     }
     parts.push(scoreTable(result, f.seats, this.spec && this.spec.lower_is_better, this.spec && this.spec.score_unit));
+    parts.push(breakdownList(f.breakdown, f.seats, this.seat ? this.seat.seat : null));
     if (this.held && Object.keys(this.held).length) {
       const held = h("div.held", {}, h("h3", {}, "What everyone held"));
       for (const [seat, layout] of Object.entries(this.held)) {
@@ -516,10 +654,19 @@ export class TablePage {
   }
 
   renderLog() {
-    const entries = [...this.log.values()].sort((a, b) => a.index - b.index).slice(-200);
-    fill(this.els.log, h("h2#log-h", {}, "Log"), logList(entries));
-    const box = this.els.log.querySelector(".log");
-    box.scrollTop = box.scrollHeight;
+    // Redrawn only when it changed; it follows the newest entry unless the reader
+    // scrolled back to read older ones (then it stays where they are).
+    const all = [...this.log.values()].sort((a, b) => a.index - b.index);
+    const entries = all.slice(-LOG_SHOWN);
+    const stamp = `${all.length}:${entries.length ? entries[entries.length - 1].index : ""}:${entries.map((e) => e.say).join("").length}`;
+    if (stamp === this.logStamp) return;
+    this.logStamp = stamp;
+    const old = this.els.log.querySelector(".log");
+    const follow = !old || old.scrollHeight - old.scrollTop - old.clientHeight < 24;
+    const kept = old ? old.scrollTop : 0;
+    const box = logList(entries, all.length - entries.length + 1);
+    fill(this.els.log, h("h2#log-h", {}, "Log"), box);
+    box.scrollTop = follow ? box.scrollHeight : kept;
   }
 
   renderChat() {

@@ -28,7 +28,8 @@ def table(view: dict[str, Any]) -> Table:
         spaces = spaces[i + 1 :] + spaces[:i] + [spaces[i]]
     half = (len(spaces) + 1) // 2 if len(spaces) > PER_ROW else len(spaces)
     top, bottom = spaces[:half], spaces[half:]
-    rows = [Row(tuple(top), title="Around the table")]
+    # A round table where an interface draws one: the seats around, the reveal in the middle.
+    rows = [Row(tuple(top), title="Around the table", arrange="ring")]
     middle: list[Zone] = []
     if view["rounds"]:
         last = view["rounds"][-1]
@@ -50,9 +51,9 @@ def table(view: dict[str, Any]) -> Table:
             )
         )
     if middle:
-        rows.append(Row(tuple(middle), title="Middle of the table"))
+        rows.append(Row(tuple(middle), title="Middle of the table", arrange="middle"))
     if bottom:
-        rows.append(Row(tuple(bottom)))
+        rows.append(Row(tuple(bottom), arrange="ring"))
     if me in seats and "hand" in view:
         mine = view.get("my_choice")
         hand = tuple(card(str(v)) for v in view["hand"] if v != mine)

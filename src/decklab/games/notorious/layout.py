@@ -45,7 +45,11 @@ def table(view: dict[str, Any]) -> Table:
         )
     per_row = 4 if len(spaces) > 5 else 5
     rows = [
-        Row(tuple(spaces[i : i + per_row]), title="In front of each player" if i == 0 else "")
+        Row(
+            tuple(spaces[i : i + per_row]),
+            title="In front of each player" if i == 0 else "",
+            arrange="ring",  # the seats around a table where an interface draws one
+        )
         for i in range(0, len(spaces), per_row)
     ]
     bottom: list[Zone] = [pile("Pack", view["pack_count"], key="", note="undealt")]
