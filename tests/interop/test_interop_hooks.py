@@ -13,7 +13,7 @@ import pytest
 from interop_cases import GAME_COUNTS, IDS, midgame_states
 
 from decklab.engine.registry import get_game
-from decklab.interop.table import Table, hooks_for
+from decklab.interop.table import MissingHook, Table, hooks_for
 
 
 def test_core_does_not_import_the_rl_libraries() -> None:
@@ -62,7 +62,7 @@ def test_a_game_without_an_encoding_hook_is_refused_clearly() -> None:
     class Toy(GameState):  # a toy game defined outside any game folder
         info = get_game("cabin").info
 
-    with pytest.raises(NotImplementedError, match=r"encoding\.py"):
+    with pytest.raises(MissingHook, match=r"encoding\.py"):
         hooks_for(Toy)  # type: ignore[type-abstract]
 
 

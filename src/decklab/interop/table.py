@@ -26,6 +26,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from decklab.bots.greedy import game_function
+from decklab.engine.errors import DecklabError
 from decklab.engine.features import Features
 from decklab.engine.registry import get_game
 from decklab.engine.state import GameState, seat_name
@@ -47,6 +48,10 @@ class Hooks:
     has_chance: bool
 
 
+class MissingHook(DecklabError, LookupError):
+    """A game whose folder does not provide what an adapter needs (its ``encoding.py``)."""
+
+
 def hooks_for(cls: type[GameState]) -> Hooks:
     """The game's encoding hooks; a clear error if its folder has none."""
     found = {
@@ -55,7 +60,7 @@ def hooks_for(cls: type[GameState]) -> Hooks:
     }
     missing = [name for name, fn in found.items() if fn is None]
     if missing:
-        raise NotImplementedError(
+        raise MissingHook(
             f"{cls.info.title} has no encoding hook for {', '.join(missing)} "
             "(its folder needs an encoding.py, see docs/interop.md)"
         )
