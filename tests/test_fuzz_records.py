@@ -273,7 +273,7 @@ def test_fuzz_counts_are_reached() -> None:
     api = sum(API_HYPOTHESIS.values())
     cli = sum(CLI_OUTCOMES.values())
     if not api and not cli:
-        pytest.skip("the fuzz tests above were not run in this session (selected out)")
+        pytest.skip(reason="the fuzz tests above were not run in this session (selected out)")
     print(f"\nfuzz (record API, Hypothesis): {api} records: {dict(API_HYPOTHESIS)}")
     print(f"fuzz (decklab replay): {cli} records: {dict(CLI_OUTCOMES)}")
     assert api >= 200 and cli >= 200

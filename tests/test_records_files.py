@@ -131,7 +131,7 @@ def test_item1_unbounded_stream_is_read_only_up_to_the_limit(
 ) -> None:
     """A file whose size stat does not know (a device) is read at most limit+1 bytes."""
     if not Path("/dev/zero").exists():
-        pytest.skip("this system has no /dev/zero to stand for an endless stream")
+        pytest.skip(reason="this system has no /dev/zero to stand for an endless stream")
     monkeypatch.setattr(records, "MAX_RECORD_BYTES", 4096)
     with pytest.raises(RecordError, match="more than"):
         records.read_text("/dev/zero", limit=4096)

@@ -28,7 +28,7 @@ def _sorted_setup(sea: str) -> dict[str, str]:
 
 def test_item12_docs_rulings_is_the_shared_file() -> None:
     if not SHARED.exists():
-        pytest.skip(f"{SHARED} is absent (a clone without ../shared); CI has it")
+        pytest.skip(reason=f"{SHARED} is absent (a clone without ../shared); CI has it")
     assert DOCS.read_text(encoding="utf-8") == SHARED.read_text(encoding="utf-8"), (
         "docs/rulings.md differs from ../shared/RULINGS.md: cp ../shared/RULINGS.md docs/rulings.md"
     )

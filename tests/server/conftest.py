@@ -39,7 +39,7 @@ def pg_server() -> Iterator[pgserver.PgServer]:
     try:
         server = pgserver.start()
     except FileNotFoundError as exc:
-        pytest.skip(str(exc))
+        pytest.skip(reason=str(exc))
     try:
         yield server
     finally:

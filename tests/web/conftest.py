@@ -31,7 +31,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     if not os.path.exists(CHROMIUM):
-        pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does)")
+        pytest.skip(reason=f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
