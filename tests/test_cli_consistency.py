@@ -4,6 +4,7 @@ API hands out copies."""
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 from typer.testing import CliRunner
@@ -149,3 +150,34 @@ def test_item10_editing_the_record_after_replay_does_not_reach_the_state(game: s
     assert json.dumps(state.initial_setup, sort_keys=True) == before
     assert state.view(-2) == view
     assert records.make_record(state)["setup"] == json.loads(before)
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["arena", "facade", "-p", "greedy", "--games", "x", "--json"], "--games"),
+        (["arena", "facade", "-p", "greedy", "--nope", "--json"], "--nope"),
+        (["replay", "--json"], "Missing argument"),
+    ],
+)
+def test_item9_usage_errors_are_json_under_json(
+    argv: list[str],
+    fragment: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A script reading ``--json`` output gets JSON for a usage error too, exit 2."""
+    from decklab.cli import main
+
+    monkeypatch.setattr(sys, "argv", ["decklab", *argv])
+    with pytest.raises(SystemExit) as stop:
+        main()
+    assert stop.value.code == 2
+    out = json.loads(capsys.readouterr().out)
+    assert fragment in out["error"]
+
+
+def test_item9_json_after_a_double_dash_is_not_an_option() -> None:
+    from decklab.cli import _wants_json
+
+    assert _wants_json(["arena", "--json"]) and not _wants_json(["replay", "--", "--json"])

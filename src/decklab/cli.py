@@ -423,8 +423,51 @@ def _register_server() -> None:
 _register_server()
 
 
-def main() -> None:
+def _wants_json(args: list[str]) -> bool:
+    """Whether the command line asks for JSON (``--json`` before any ``--``)."""
+    for arg in args:
+        if arg == "--":
+            return False
+        if arg == "--json":
+            return True
+    return False
+
+
+def _usage_errors() -> tuple[type[Exception], ...]:
+    """Click's usage errors: Typer ≥ 0.25 carries its own copy of Click, older ones use it."""
+    kinds: list[type[Exception]] = []
+    own = getattr(typer, "TyperException", None)
+    if isinstance(own, type) and issubclass(own, Exception):
+        kinds.append(own)
     try:
+        import click
+    except ImportError:  # pragma: no cover - a Typer without Click
+        pass
+    else:
+        kinds.append(click.ClickException)
+    return tuple(kinds)
+
+
+def _run_for_json(args: list[str]) -> None:
+    """Run the app so that a usage error is JSON too, as every other error is under --json.
+
+    Scripts that read ``--json`` output parse stdout; Click's usage box would break them.
+    """
+    try:
+        code = app(args=args, standalone_mode=False)
+    except _usage_errors() as exc:
+        print(json.dumps({"error": exc.format_message()}))  # type: ignore[attr-defined]
+        sys.exit(int(getattr(exc, "exit_code", 2)))
+    except typer.Abort:
+        sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    try:
+        if _wants_json(args):
+            _run_for_json(args)
         app()
     except DecklabError as exc:  # a last guard: bad input never shows a traceback
         err.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)

@@ -148,8 +148,11 @@ def _card_tokens(obj: Any) -> set[str]:
 
     text = canonical(obj).replace('"', " ").replace(",", " ").replace("[", " ").replace("]", " ")
     text = text.replace("{", " ").replace("}", " ").replace(":", " ")
+    # A view repeats the same few tokens many times: parse each distinct one once.
     return {
-        cards.to_str(cards.parse(t)) for t in text.split() if len(t) <= 3 and cards.is_card_text(t)
+        cards.to_str(cards.parse(t))
+        for t in set(text.split())
+        if len(t) <= 3 and cards.is_card_text(t)
     }
 
 
