@@ -26,7 +26,8 @@ states them for this 2-core machine, and what is measured for each:
     smallest.
 (d) *a 2,000-game greedy cell of every game in under 30 s*: ``--greedy-games``
     games of every game, greedy at every seat, 2 workers, wall time scaled to
-    2,000 games (measured as is at the default 2,000).
+    2,000 games (measured as is at the default 2,000); and, as for (a), what
+    the cell's CPU time would take on 2 idle cores.
 
 Comparisons (no target): the arena before the runner (one task per deal,
 every agent rebuilt for every game) on 2 workers, and the runner on a local Ray
@@ -183,7 +184,7 @@ def main() -> None:
     if args.one:
         print(json.dumps(one(json.loads(args.one))))
         return
-    console = Console(stderr=args.json)
+    console = Console(stderr=args.json, width=max(130, Console().width))
     results: dict[str, Any] = {"command": " ".join(sys.argv), "cpus": os.cpu_count()}
     random_cfg = {"kind": "sim", "game": "corporation", "spec": "random"}
     n_a = MILLION if args.million else args.games
@@ -341,6 +342,14 @@ def main() -> None:
                 "measured": ", ".join(f"{r['game']} {r['cell_seconds']:.1f} s" for r in greedy)
                 + ("" if greedy[0]["games"] == GREEDY_CELL else " (scaled)"),
                 "met": worst["cell_seconds"] < TARGET_GREEDY_S,
+            }
+        )
+        idle = [(r["game"], r["cpu_seconds"] * GREEDY_CELL / r["games"] / 2) for r in greedy]
+        targets.append(
+            {
+                "target": "(d′) the same on 2 idle cores (CPU-seconds ÷ 2)",
+                "measured": ", ".join(f"{g} {t:.1f} s" for g, t in idle),
+                "met": max(t for _, t in idle) < TARGET_GREEDY_S,
             }
         )
     results["targets"] = targets
