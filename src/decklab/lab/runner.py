@@ -63,11 +63,19 @@ class RunError(DecklabError):
     """A run that cannot be done as asked (bad players, game, folder or backend)."""
 
 
+_SEED_START = 0x243F6A8885A308D3
+
+
+def _chain(h: int, part: int) -> int:
+    """One step of :func:`derive_seed`: the play loop chains a shared prefix once."""
+    return Rng((h ^ (part * 0x9E3779B97F4A7C15)) & _MASK).next64()
+
+
 def derive_seed(*parts: int) -> int:
     """A 63-bit seed from integers, stable across processes and Python runs (no ``hash``)."""
-    h = 0x243F6A8885A308D3
+    h = _SEED_START
     for part in parts:
-        h = Rng((h ^ (part * 0x9E3779B97F4A7C15)) & _MASK).next64()
+        h = _chain(h, part)
     return h >> 1
 
 
@@ -280,14 +288,6 @@ def agent_seed(spec: str, deal_seed: int, rotation: int, seat: int) -> int:
 def _spec_base(spec: str) -> int:
     _, params = parse_spec(spec)
     return int(params["seed"]) if "seed" in params else 0
-
-
-_SEED_START = 0x243F6A8885A308D3
-
-
-def _chain(h: int, part: int) -> int:
-    """One step of :func:`derive_seed` (which is ``_chain`` over its parts, halved)."""
-    return Rng((h ^ (part * 0x9E3779B97F4A7C15)) & _MASK).next64()
 
 
 def play_batch(plan: Plan, index: int) -> Batch:
