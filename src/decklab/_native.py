@@ -43,17 +43,21 @@ COMPILED: tuple[str, ...] = (
     "decklab.engine.state",
     "decklab.games.cabin.expert",
     "decklab.games.cabin.greedy",
+    "decklab.games.cabin.metrics",
     "decklab.games.cabin.solver",
     "decklab.games.cabin.state",
     "decklab.games.corporation.greedy",
+    "decklab.games.corporation.metrics",
     "decklab.games.corporation.state",
     "decklab.games.facade.greedy",
     "decklab.games.facade.scoring",
     "decklab.games.facade.state",
     "decklab.games.lonely_face.greedy",
+    "decklab.games.lonely_face.metrics",
     "decklab.games.lonely_face.state",
     "decklab.games.lonely_face.tables",
     "decklab.games.notorious.greedy",
+    "decklab.games.notorious.metrics",
     "decklab.games.notorious.state",
     "decklab.bots.base",
     "decklab.bots.greedy",
@@ -63,8 +67,9 @@ COMPILED: tuple[str, ...] = (
     "decklab.bots.cheat",
 )
 """Modules compiled by mypyc, by name. Everything else in the package stays interpreted:
-the command line, the Textual table, records, the lab, the server, layouts, stories,
-encodings and metrics (they use Typer/Rich/Textual or are not on the hot path)."""
+the command line, the Textual table, records, the lab, the server, layouts, stories and
+encodings (they use Typer/Rich/Textual or are not on the hot path). The games' event hooks
+(``metrics``) are compiled: the lab calls one on every game of a million-game run."""
 
 MANIFEST = "_native.json"
 """What the build compiled and from which sources; written by ``setup.py``, not committed."""

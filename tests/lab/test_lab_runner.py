@@ -100,22 +100,17 @@ def test_same_seed_same_rows_with_one_and_two_workers(tmp_path: Path) -> None:
     assert _rows(tmp_path / "other") != one
 
 
-def test_same_seed_same_rows_on_a_local_ray(tmp_path: Path) -> None:
-    ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'decklab[cluster]')")
+def test_same_seed_same_rows_on_a_local_ray(tmp_path: Path, local_ray: object) -> None:
     specs = ["greedy", "random"]
     simulate("corporation", specs, 12, tmp_path / "local", **ARGS)  # type: ignore[arg-type]
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    try:
-        simulate(
-            "corporation",
-            specs,
-            12,
-            tmp_path / "ray",
-            backend=Backend(ray="local"),
-            **ARGS,  # type: ignore[arg-type]
-        )
-    finally:
-        ray.shutdown()
+    simulate(
+        "corporation",
+        specs,
+        12,
+        tmp_path / "ray",
+        backend=Backend(ray="local"),
+        **ARGS,  # type: ignore[arg-type]
+    )
     assert _rows(tmp_path / "ray") == _rows(tmp_path / "local")
 
 

@@ -442,6 +442,7 @@ def run_arena(
     players: int | None = None,
     alpha: float = 0.05,
     beta: float = 0.05,
+    ray: str | None = None,
 ) -> ArenaReport:
     """Play at least ``games`` games (whole deals: every deal in every rotation) and report.
 
@@ -449,9 +450,14 @@ def run_arena(
     ``players`` fixes the table size (default: one seat per spec when the game
     allows that many, else the game's default). ``sprt=(elo0, elo1)`` tests the
     first two different specs against each other and stops when it decides.
+    ``ray`` runs the batches on Ray instead of local processes (a cluster's
+    address, or ``"local"`` to start one here with ``workers`` CPUs): the same
+    runner, so the same seed gives the same report.
     """
     if workers < 1:
         raise ArenaError(f"workers must be at least 1, not {workers}")
+    if ray is not None and not ray.strip():
+        raise ArenaError("--ray takes a cluster address, or 'local' to start one here")
     plan = make_plan(game, specs, games, seed=seed, options=options, players=players, trace=False)
     info = get_game(plan.game).info
     n = plan.players
@@ -498,7 +504,7 @@ def run_arena(
         return False
 
     with bar:
-        batches = run_batches(plan, range(plan.batches), Backend(workers=workers))
+        batches = run_batches(plan, range(plan.batches), Backend(workers=workers, ray=ray))
         try:
             for batch in batches:
                 for a in range(len(agents)):

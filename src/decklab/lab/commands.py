@@ -112,6 +112,12 @@ def register(app: typer.Typer) -> None:
             typer.Option("--seats", "-n", help="table size (default: one per spec if allowed)"),
         ] = None,
         workers: Annotated[int, typer.Option("--workers", "-w", help="worker processes")] = 1,
+        ray: Annotated[
+            str | None,
+            typer.Option(
+                "--ray", help="run on Ray: a cluster address, or 'local' to start one here"
+            ),
+        ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
         sprt: Annotated[
             str | None,
@@ -132,6 +138,10 @@ def register(app: typer.Typer) -> None:
         try:
             specs = check_arena_players(game, split_players(players))
             bounds = parse_sprt(sprt) if sprt is not None else None
+            if ray is not None and workers != 1:
+                raise DecklabError(
+                    "give --workers or --ray, not both (Ray uses the cluster's CPUs)"
+                )
             report = run_arena(
                 game,
                 specs,
@@ -139,6 +149,7 @@ def register(app: typer.Typer) -> None:
                 seed=seed,
                 options=parse_option_pairs(option),
                 workers=workers,
+                ray=ray,
                 sprt=bounds,
                 progress=progress and not as_json,
                 players=seats,

@@ -43,8 +43,9 @@ from decklab.bots.base import Agent, parse_spec
 from decklab.engine.chance import Rng
 from decklab.engine.errors import DecklabError
 from decklab.engine.registry import get_game
-from decklab.lab.agents import build_agent, check_spec, reseed
-from decklab.lab.hooks import events_of
+from decklab.lab.agents import build_agent, check_spec
+from decklab.lab.hooks import EventsFn, game_events
+from decklab.lab.loop import play_game
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -62,11 +63,19 @@ class RunError(DecklabError):
     """A run that cannot be done as asked (bad players, game, folder or backend)."""
 
 
+_SEED_START = 0x243F6A8885A308D3
+
+
+def _chain(h: int, part: int) -> int:
+    """One step of :func:`derive_seed`: the play loop chains a shared prefix once."""
+    return Rng((h ^ (part * 0x9E3779B97F4A7C15)) & _MASK).next64()
+
+
 def derive_seed(*parts: int) -> int:
     """A 63-bit seed from integers, stable across processes and Python runs (no ``hash``)."""
-    h = 0x243F6A8885A308D3
+    h = _SEED_START
     for part in parts:
-        h = Rng((h ^ (part * 0x9E3779B97F4A7C15)) & _MASK).next64()
+        h = _chain(h, part)
     return h >> 1
 
 
@@ -267,28 +276,29 @@ _AGENT_CACHE: dict[tuple[str, int], Agent] = {}
 """One agent per (spec, seat) per worker process, reused across games and batches."""
 
 
-def _agent(spec: str, seat: int, seed: int) -> Agent:
-    agent = _AGENT_CACHE.get((spec, seat))
-    if agent is None:
-        agent = build_agent(spec)
-        _AGENT_CACHE[(spec, seat)] = agent
-    reseed(agent, seed)
-    return agent
-
-
 def agent_seed(spec: str, deal_seed: int, rotation: int, seat: int) -> int:
     """The seed of ``spec``'s agent in this deal, rotation and seat.
 
     A seed in the spec is kept as an input rather than used as is, so that an
     agent does not replay the same random choices in every deal.
     """
+    return derive_seed(_spec_base(spec), deal_seed, rotation, seat)
+
+
+def _spec_base(spec: str) -> int:
     _, params = parse_spec(spec)
-    base = int(params["seed"]) if "seed" in params else 0
-    return derive_seed(base, deal_seed, rotation, seat)
+    return int(params["seed"]) if "seed" in params else 0
 
 
 def play_batch(plan: Plan, index: int) -> Batch:
-    """Play every rotation of every deal of batch ``index``. Runs wherever a worker is."""
+    """Play every rotation of every deal of batch ``index``. Runs wherever a worker is.
+
+    The loop is kept lean (a random game of Corporation is a fraction of a
+    millisecond, so per-game overhead shows): the agents' seeds are derived
+    with the shared prefix of :func:`derive_seed` computed once per deal and
+    rotation, the events hook is looked up once, and the per-game work is in
+    :func:`decklab.lab.loop.play_game`.
+    """
     cpu0, wall0 = time.process_time(), time.perf_counter()
     cls = get_game(plan.game)
     n = plan.players
@@ -298,53 +308,51 @@ def play_batch(plan: Plan, index: int) -> Batch:
     decisions = [0] * k
     wins = [0.0] * k
     seats_played = [0] * k
-    clock = time.perf_counter
+    hook = game_events(cls)
+    options = plan.options
+    record_trace = plan.trace
+    # (spec's seed chained once: derive_seed(base, deal_seed, rotation, seat))
+    spec_heads = [_chain(_SEED_START, _spec_base(spec)) for spec in plan.agents]
+    seated = [
+        [_cached_agent(plan.agents[a], seat) for seat, a in enumerate(lineup)]
+        for lineup in plan.lineups
+    ]
+    lineups = [list(lineup) for lineup in plan.lineups]
+    c_deal, c_rot, c_seed, c_lineup = cols["deal"], cols["rotation"], cols["seed"], cols["lineup"]
+    c_scores, c_shares, c_winners = cols["scores"], cols["shares"], cols["winners"]
+    c_length, c_moves, c_first = cols["length"], cols["seat_decisions"], cols["first_seat"]
+    c_trace, c_events = cols["trace"], cols["events"]
     for deal in plan.batch_deals_range(index):
         deal_seed = derive_seed(plan.seed, deal)
-        for rotation, lineup in enumerate(plan.lineups):
-            agents = [
-                _agent(plan.agents[a], seat, agent_seed(plan.agents[a], deal_seed, rotation, seat))
-                for seat, a in enumerate(lineup)
-            ]
-            state = cls.new(n, plan.options, seed=deal_seed)
-            moves = [0] * n
-            first = -1
-            trace: list[list[float]] = []
-            last = state.scores() if plan.trace else []
-            while True:
-                acting = state.to_act()
-                if not acting:
-                    break
-                seat = acting[0]
-                if first < 0:
-                    first = seat
-                start = clock()
-                action = agents[seat].choose(state, seat)
-                think[lineup[seat]] += clock() - start
-                moves[seat] += 1
-                state.apply(seat, action)
-                if plan.trace:
-                    now = state.scores()
-                    if now != last:
-                        trace.append([float(x) for x in now])
-                        last = now
+        deal_heads = [_chain(h, deal_seed) for h in spec_heads]
+        for rotation, lineup in enumerate(lineups):
+            rot_heads: dict[int, int] = {}
+            agents = seated[rotation]
+            for seat, a in enumerate(lineup):
+                head = rot_heads.get(a)
+                if head is None:
+                    head = rot_heads[a] = _chain(deal_heads[a], rotation)
+                agents[seat].reseed(_chain(head, seat) >> 1)
+            state = cls.new(n, options, seed=deal_seed)
+            moves, first, trace, seat_think = play_game(state, agents, record_trace)
             shares = state.returns()
             for seat, a in enumerate(lineup):
                 decisions[a] += moves[seat]
                 wins[a] += shares[seat]
                 seats_played[a] += 1
-            cols["deal"].append(deal)
-            cols["rotation"].append(rotation)
-            cols["seed"].append(deal_seed)
-            cols["lineup"].append(list(lineup))
-            cols["scores"].append([float(s) for s in state.scores()])
-            cols["shares"].append(list(shares))
-            cols["winners"].append(state.winners())
-            cols["length"].append(sum(moves))
-            cols["seat_decisions"].append(moves)
-            cols["first_seat"].append(first)
-            cols["trace"].append(trace)
-            cols["events"].append(sorted(events_of(state).items()))
+                think[a] += seat_think[seat]
+            c_deal.append(deal)
+            c_rot.append(rotation)
+            c_seed.append(deal_seed)
+            c_lineup.append(lineup)
+            c_scores.append([float(s) for s in state.scores()])
+            c_shares.append(list(shares))
+            c_winners.append(state.winners())
+            c_length.append(sum(moves))
+            c_moves.append(moves)
+            c_first.append(first)
+            c_trace.append(trace)
+            c_events.append(sorted(_events(hook, state).items()) if hook is not None else [])
     return Batch(
         index=index,
         columns=cols,
@@ -354,8 +362,20 @@ def play_batch(plan: Plan, index: int) -> Batch:
         wall_seconds=time.perf_counter() - wall0,
         wins=wins,
         seats_played=seats_played,
-        games=len(cols["deal"]),
+        games=len(c_deal),
     )
+
+
+def _cached_agent(spec: str, seat: int) -> Agent:
+    agent = _AGENT_CACHE.get((spec, seat))
+    if agent is None:
+        agent = build_agent(spec)
+        _AGENT_CACHE[(spec, seat)] = agent
+    return agent
+
+
+def _events(hook: EventsFn, state: Any) -> dict[str, int]:
+    return {str(k): int(v) for k, v in hook(state).items()}
 
 
 def play_batch_to(plan: Plan, index: int, out: str) -> Batch:
@@ -469,7 +489,9 @@ def _run_ray(
     started = False
     if not ray.is_initialized():
         if backend.ray == "local":
-            ray.init(num_cpus=max(1, backend.workers), include_dashboard=False, log_to_driver=False)
+            # --ray local alone uses every CPU here (Ray's default); --workers K caps it
+            cpus = backend.workers if backend.workers > 1 else None
+            ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False)
         else:
             ray.init(address=backend.ray, log_to_driver=False)
         started = True

@@ -12,22 +12,28 @@ from decklab.engine.state import GameState
 
 
 def events(state: GameState) -> dict[str, int]:
-    rounds: list[tuple[int, ...]] = list(getattr(state, "rounds", []))
+    # Called once per game of a million-game run, so it is kept lean: a round
+    # without a repeated value (most rounds) is skipped after one set().
+    rounds: list[tuple[int, ...]] = getattr(state, "rounds", [])
     formed = paid = broken = 0
+    last = len(rounds) - 1
     for r, played in enumerate(rounds):
-        groups: dict[int, list[int]] = {}
-        for seat, value in enumerate(played):
-            groups.setdefault(value, []).append(seat)
-        corps = [members for members in groups.values() if len(members) > 1]
-        formed += len(corps)
-        if r + 1 >= len(rounds):
-            continue  # formed in the last round: never put to the test
-        following = rounds[r + 1]
-        for members in corps:
+        seats = len(played)
+        values = set(played)
+        if len(values) == seats:
+            continue
+        for value in values:
+            size = played.count(value)
+            if size < 2:
+                continue
+            formed += 1
+            if r == last:
+                continue  # formed in the last round: never put to the test
+            following = rounds[r + 1]
+            members = [seat for seat in range(seats) if played[seat] == value]
             v = following[members[0]]
-            same = all(following[m] == v for m in members)
-            alone = sum(1 for x in following if x == v) == len(members)
-            if same and alone:
+            # paid: every member plays the same value again, and nobody else does
+            if following.count(v) == size and all(following[m] == v for m in members):
                 paid += 1
             else:
                 broken += 1

@@ -79,11 +79,20 @@ set is public) reuse each other's estimates. Cleared when it grows too big.
 """
 _SHARED_MAX: Final = 256
 
+_WORTHS: Final[dict[int, dict[tuple[tuple[tuple[int, ...], ...], int], dict[int, float]]]] = {}
+"""What each card is worth to a tableau (:meth:`_Table.worth`), by the set of cards still
+to come, then by the tableau and its house suit, then by the card.
+
+Like an estimate, a card's worth depends only on those, and a bidding phase asks the
+same questions at every bid (the supply and the tableaux do not change while bids are
+laid), so most of a bid's work is looked up. Cleared with the same bound.
+"""
+
 
 class _Table:
     """What one decision needs: each card's chance to still come to a seat, and the seats."""
 
-    __slots__ = ("cache", "chance", "house")
+    __slots__ = ("cache", "chance", "house", "rows", "worths")
 
     def __init__(self, state: FacadeState) -> None:
         n = state.num_players
@@ -115,6 +124,13 @@ class _Table:
                 _SHARED.clear()
             cache = _SHARED[coming] = {}
         self.cache = cache
+        worths = _WORTHS.get(coming)
+        if worths is None:
+            if len(_WORTHS) >= _SHARED_MAX:
+                _WORTHS.clear()
+            worths = _WORTHS[coming] = {}
+        self.worths = worths
+        self.rows: dict[int, dict[int, float]] = {}
 
     def estimate(self, group: tuple[int, ...], house: int) -> float:
         """The expected final score of ``group`` (see the module docstring), memoised."""
@@ -158,6 +174,19 @@ class _Table:
 
     def worth(self, state: FacadeState, seat: int, card: int) -> float:
         """How much ``card`` would raise ``seat``'s expected final score, placed at its best."""
+        row = self.rows.get(seat)
+        if row is None:
+            key = (tuple(state.groups[seat]), self.house[seat])
+            row = self.worths.get(key)
+            if row is None:
+                row = self.worths[key] = {}
+            self.rows[seat] = row
+        got = row.get(card)
+        if got is None:
+            got = row[card] = self._worth(state, seat, card)
+        return got
+
+    def _worth(self, state: FacadeState, seat: int, card: int) -> float:
         house = self.house[seat]
         best = self.estimate((card,), house)
         for g in state.groups[seat]:
