@@ -13,7 +13,7 @@ from decklab.engine.state import GameState
 
 def events(state: GameState) -> dict[str, int]:
     rounds: list[tuple[int, ...]] = list(getattr(state, "rounds", []))
-    formed = paid = broken = 0
+    formed = paid = broken = betrayed = crowded = 0
     for r, played in enumerate(rounds):
         groups: dict[int, list[int]] = {}
         for seat, value in enumerate(played):
@@ -31,11 +31,15 @@ def events(state: GameState) -> dict[str, int]:
                 paid += 1
             else:
                 broken += 1
+                betrayed += int(not same)
+                crowded += int(same)
     target = int(state.options["target"])
     return {
         "rounds": len(rounds),
         "corporations_formed": formed,
         "corporations_paid": paid,
         "corporations_broken": broken,
+        "corporations_betrayed": betrayed,
+        "corporations_crowded": crowded,
         "round_cap_reached": int(max(state.scores()) < target),
     }
