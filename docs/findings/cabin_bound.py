@@ -38,7 +38,7 @@ from decklab.lab.stats import wilson
 
 NODE_LIMIT = 2_000_000
 """Nodes per deal before the solver gives up (its best line is then an upper bound)."""
-DUMP_NODE_LIMIT = 50_000
+DUMP_NODE_LIMIT = 20_000
 """The same with the beach dump, where exact solves take minutes a deal."""
 
 

@@ -113,24 +113,22 @@ def facade() -> None:
         "points",
         "Winning margin (best − second)",
     )
-    skill: dict[str, list[Bar | None]] = {}
+    edge: dict[str, list[Bar | None]] = {"fifth suit off": [], "fifth suit on": []}
     for n in sizes:
-        path = HERE / f"facade-skill-{n}.json"
-        if not path.exists():
-            continue
-        data = json.loads(path.read_text(encoding="utf-8"))
-        for r in data["rungs"]:
-            label = f"{r['budget']} vs {r['budget'] // 2}"
-            skill.setdefault(label, [None] * len(sizes))
-            eq = r["equal_share"]
-            s = r["strong"]
-            skill[label][sizes.index(n)] = (s["rate"] - eq, s["low"] - eq, s["high"] - eq)
+        for key, name in (("", "fifth suit off"), ("-fifth", "fifth suit on")):
+            path = HERE / f"facade-edge-{n}{key}.json"
+            if not path.exists():
+                edge[name].append(None)
+                continue
+            cell = json.loads(path.read_text(encoding="utf-8"))["variants"]["simulation"]
+            a = next(r for r in cell["agent_rates"] if r["agent"].startswith("expert"))
+            edge[name].append((a["rate"] - 1 / n, a["low"] - 1 / n, a["high"] - 1 / n))
     _bars(
         axes[2],
         groups,
-        skill,
-        "stronger's win rate − 1/n",
-        "Skill trace: b iterations against b/2",
+        edge,
+        "expert's win rate − 1/n",
+        "One expert seat among greedy ones: its edge",
         pct=True,
     )
     axes[2].axhline(0, color="black", lw=1)
@@ -171,35 +169,45 @@ def cabin() -> None:
 
 
 def corporation() -> None:
-    fig, axes = plt.subplots(1, 3, figsize=(13, 3.4))
-    sizes = (4, 5, 6)
-    mults = ("n²", "2n²", "3n²")
+    fig, axes = plt.subplots(1, 3, figsize=(14, 3.4))
+    sizes = [n for n in range(4, 11) if (HERE / f"corporation-mixed-{n}.json").exists()]
+    mults = {"n²": 1.0, "1.5n²": 1.5, "2n² (the rule)": 2.0, "2.5n²": 2.5, "3n²": 3.0}
     rounds: dict[str, list[Bar | None]] = {m: [] for m in mults}
     skill: dict[str, list[Bar | None]] = {m: [] for m in mults}
-    broken: dict[str, list[Bar | None]] = {m: [] for m in mults}
+    kinds: dict[str, list[Bar | None]] = {"paid": [], "betrayed": [], "crowded": []}
     for n in sizes:
         v = _variants(f"corporation-mixed-{n}")
-        for i, m in enumerate(mults):
-            cell = v[f"target={(i + 1) * n * n}"]
+        for m, k in mults.items():
+            cell = v.get(f"target={int(k * n * n)}")
+            if cell is None:
+                rounds[m].append(None)
+                skill[m].append(None)
+                continue
             rounds[m].append(_rate(cell["events"]["rounds"], "mean"))
             greedy = next(a for a in cell["agent_rates"] if a["agent"].startswith("greedy"))
             skill[m].append(_rate(greedy))
-            e = cell["events"]
-            formed = e["corporations_formed"]["mean"]
-            b = e["corporations_broken"]["mean"]
-            broken[m].append((b / formed, b / formed, b / formed) if formed else None)
+        e = v[f"target={2 * n * n}"]["events"]
+        tested = e["corporations_paid"]["mean"] + e["corporations_broken"]["mean"]
+        for kind in kinds:
+            share = e[f"corporations_{kind}"]["mean"] / tested if tested else 0.0
+            kinds[kind].append((share, share, share))
     groups = [f"{n} players" for n in sizes]
-    _bars(axes[0], groups, rounds, "rounds", "Rounds per game by target")
+    _bars(axes[0], groups, rounds, "rounds", "Rounds per game, by target")
     _bars(
         axes[1],
         groups,
         skill,
-        "greedy seat wins",
-        "greedy's win rate against random seats",
+        "win rate of a greedy seat",
+        "greedy seats against random seats",
         pct=True,
     )
     _bars(
-        axes[2], groups, broken, "broken / formed", "Corporations broken, of those formed", pct=True
+        axes[2],
+        groups,
+        kinds,
+        "share of Corporations put to the test",
+        "At 2n²: what becomes of a Corporation",
+        pct=True,
     )
     _save(fig, "corporation-summary")
 
