@@ -150,7 +150,39 @@ def main() -> None:
                 "gap_to_bound": _mean(gap),
             }
         summary[label] = cell
-    args.out.write_text(json.dumps({"bounds": bounds, "summary": summary}, indent=1))
+    # paired differences between variants, per deal: 7 stacks against 8, the dump against none
+    pairs = {
+        "7 stacks instead of 8, without the dump": (
+            "stacks=7, beach_dump=false",
+            "stacks=8, beach_dump=false",
+        ),
+        "7 stacks instead of 8, with the dump": (
+            "stacks=7, beach_dump=true",
+            "stacks=8, beach_dump=true",
+        ),
+        "the dump, 8 stacks": ("stacks=8, beach_dump=true", "stacks=8, beach_dump=false"),
+        "the dump, 7 stacks": ("stacks=7, beach_dump=true", "stacks=7, beach_dump=false"),
+    }
+    paired: dict[str, Any] = {}
+    for change, (a, b) in pairs.items():
+        row: dict[str, Any] = {}
+        if a in bounds and b in bounds:
+            common = [s for s in bounds[a] if s in bounds[b]]
+            if common:
+                pa = bounds.get(f"stacks={a[7]}, beach_dump=false", {}) if "true" in a else {}
+                pb = bounds.get(f"stacks={b[7]}, beach_dump=false", {}) if "true" in b else {}
+                row["clairvoyant bound"] = _mean(
+                    [_value(bounds[a], pa, int(s)) - _value(bounds[b], pb, int(s)) for s in common]
+                )
+        for name, cells in sweeps.items():
+            if a in cells and b in cells:
+                sa, sb = cells[a][1], cells[b][1]
+                common_deals = [s for s in sa if s in sb]
+                row[Path(name).name] = _mean([sa[s] - sb[s] for s in common_deals])
+        paired[change] = row
+    args.out.write_text(
+        json.dumps({"bounds": bounds, "summary": summary, "paired": paired}, indent=1)
+    )
     json.dump(summary, sys.stdout, indent=1)
     print()
 

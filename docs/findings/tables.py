@@ -19,10 +19,14 @@ HERE = Path(__file__).resolve().parent
 
 
 def pct(d: dict[str, Any], key: str = "rate", low: str = "low", high: str = "high") -> str:
+    if not d or d.get(key) is None:
+        return "—"
     return f"{100 * d[key]:.1f}% ({100 * d[low]:.1f}–{100 * d[high]:.1f})"
 
 
 def num(d: dict[str, Any], key: str = "mean", digits: int = 2) -> str:
+    if not d or d.get(key) is None:
+        return "—"
     return f"{d[key]:.{digits}f} ({d['low']:.{digits}f}–{d['high']:.{digits}f})"
 
 
@@ -32,7 +36,12 @@ def variant_rows(v: dict[str, Any]) -> list[tuple[str, str]]:
     rows = [
         ("games", str(v["games"])),
         ("win rate by seat (%)", seats),
-        ("seat χ² p", f"{v['seat_chi_square']['p']:.2g}" if v.get("seat_chi_square") else "—"),
+        (
+            "seat χ² p",
+            f"{v['seat_chi_square']['p']:.2g}"
+            if (v.get("seat_chi_square") or {}).get("p") is not None
+            else "—",
+        ),
         ("Balance", f"{v['balance']:.3f}"),
         ("first mover wins", pct(v["first_player"])),
         ("shared wins", pct(v["shared_wins"])),
