@@ -217,12 +217,12 @@ def lonely_face() -> None:
     labels = list(v)
     groups = [
         label.replace("players=", "")
-        .replace(", suit_die=false", " deck")
-        .replace(", suit_die=true", " die")
-        .replace(", stall_rounds=", "\nstall ")
+        .replace(", suit_die=false", "p deck")
+        .replace(", suit_die=true", "p die")
+        .replace(", stall_rounds=", "\ns")
         for label in labels
     ]
-    fig, axes = plt.subplots(1, 2, figsize=(12, 3.6))
+    fig, axes = plt.subplots(1, 2, figsize=(13, 3.6))
     _bars(
         axes[0],
         groups,
