@@ -25,14 +25,15 @@ facade() {
   lab sweep facade -p "$G" --vary players=2,3,4 --vary fifth_suit=false,true \
     --games 20 --seed 1 --out "$OUT/facade-expert"
   report "$OUT/facade-expert" facade-expert
-  # how chaotic: one expert seat against greedy ones, at each table size
+  # how chaotic: one expert seat against greedy ones, at each table size (more at 4 players,
+  # where the question is)
   lab simulate facade -p "$G,greedy" --games 24 --seed 1 --out "$OUT/facade-edge-2"
   report "$OUT/facade-edge-2" facade-edge-2
   lab simulate facade -p "$G,greedy,greedy" --games 24 --seed 1 --out "$OUT/facade-edge-3"
   report "$OUT/facade-edge-3" facade-edge-3
-  lab simulate facade -p "$G,greedy,greedy,greedy" --games 24 --seed 1 --out "$OUT/facade-edge-4"
+  lab simulate facade -p "$G,greedy,greedy,greedy" --games 72 --seed 1 --out "$OUT/facade-edge-4"
   report "$OUT/facade-edge-4" facade-edge-4
-  lab simulate facade -p "$G,greedy,greedy,greedy" -o fifth_suit=true --games 24 --seed 1 \
+  lab simulate facade -p "$G,greedy,greedy,greedy" -o fifth_suit=true --games 72 --seed 1 \
     --out "$OUT/facade-edge-4-fifth"
   report "$OUT/facade-edge-4-fifth" facade-edge-4-fifth
   $PY "$D/plots.py" facade
@@ -101,7 +102,7 @@ lonely_face() {
 notorious() {
   lab sweep notorious -p greedy --vary players=3,4,5 --games 2000 --seed 1 --out "$OUT/notorious"
   report "$OUT/notorious" notorious
-  lab sweep notorious -p "$G" --vary players=3 --games 24 --seed 1 --out "$OUT/notorious-expert"
+  lab sweep notorious -p "$G" --vary players=3 --games 72 --seed 1 --out "$OUT/notorious-expert"
   report "$OUT/notorious-expert" notorious-expert
   $PY "$D/plots.py" notorious
 }
