@@ -253,25 +253,50 @@ def notorious() -> None:
     labels = list(v)
     sizes = [v[label]["players"] for label in labels]
     groups = [f"{n} players" for n in sizes]
-    fig, axes = plt.subplots(1, 2, figsize=(12, 3.6))
+    games = 5
+
+    def per_game(label: str, key: str, denom: int = games) -> Bar:
+        e = v[label]["events"][key]
+        return (e["mean"] / denom, e["low"] / denom, e["high"] / denom)
+
+    fig, axes = plt.subplots(1, 2, figsize=(13, 3.6))
     _bars(
         axes[0],
         groups,
-        {"first lead-off wins the match": [_rate(v[label]["first_player"]) for label in labels]},
-        "matches",
-        "First lead-off's match win rate (dash: 1/n)",
+        {
+            "first lead-off wins the match": [
+                _rate(v[label]["events"]["first_lead_off_won"], "rate", "rate_low", "rate_high")
+                for label in labels
+            ],
+            "a game's lead-off is disqualified again": [
+                per_game(label, "lead_off_disqualified") for label in labels
+            ],
+            "a game's lead-off gains the most": [
+                per_game(label, "lead_off_top_gain") for label in labels
+            ],
+        },
+        "share",
+        "The lead-off (dash: a seat at random, 1/n)",
         fair=[1 / n for n in sizes],
         pct=True,
     )
-    series: dict[str, list[Bar | None]] = {}
-    for key, name in (
-        ("tiebreak_games", "a game needed the tie-break"),
-        ("winner_disqualified_games", "the match winner was disqualified"),
-    ):
-        series[name] = [
-            _rate(v[label]["events"][key], "rate", "rate_low", "rate_high") for label in labels
-        ]
-    _bars(axes[1], groups, series, "matches", "Matches in which …", pct=True)
+    _bars(
+        axes[1],
+        groups,
+        {
+            "game needs the tie-break": [per_game(label, "tiebreak_games") for label in labels],
+            "match leader disqualified": [
+                per_game(label, "leader_disqualified", games - 1) for label in labels
+            ],
+            "match winner had the best counted score": [
+                per_game(label, "winner_best_counted_games") for label in labels
+            ],
+        },
+        "share of games",
+        "Per game (dash: 1/n)",
+        fair=[1 / n for n in sizes],
+        pct=True,
+    )
     _save(fig, "notorious-summary")
 
 
