@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Reruns the findings pages' simulations and rebuilds their reports and plots.
 #   bash docs/findings/rerun.sh [PAGE ...]      PAGE: facade cabin corporation lonely-face notorious
-#                                               (default: all five, one after the other)
-#   OUT=runs/findings WORKERS=2 bash docs/findings/rerun.sh facade
+#                                               facade-extra facade-skill (the last two: optional
+#                                               extra runs for the Façade page; default: all)
+#   OUT=runs/findings WORKERS=2 bash docs/findings/rerun.sh facade   (decklab and python on PATH:
+#   `. .venv/bin/activate` first)
 # Results go to OUT (default runs/findings, outside git); the HTML/JSON reports are copied
 # next to this script and the PNG plots redrawn there. Every run resumes if interrupted:
 # rerun the same line. Each page prints the wall time it took (the figures on the pages
@@ -37,6 +39,12 @@ facade() {
     --out "$OUT/facade-edge-4-fifth"
   report "$OUT/facade-edge-4-fifth" facade-edge-4-fifth
   $PY "$D/plots.py" facade
+}
+
+facade_extra() {
+  # the first bidder's edge at 2 players with the stronger bot, on more deals (5.5 min here)
+  lab simulate facade -p "$G" -n 2 --games 80 --seed 1 --out "$OUT/facade-expert-2"
+  report "$OUT/facade-expert-2" facade-expert-2
 }
 
 facade_skill() {
@@ -108,7 +116,7 @@ notorious() {
 }
 
 pages=("$@")
-[ ${#pages[@]} -eq 0 ] && pages=(facade cabin corporation lonely-face notorious facade-skill)
+[ ${#pages[@]} -eq 0 ] && pages=(facade cabin corporation lonely-face notorious facade-extra facade-skill)
 for page in "${pages[@]}"; do
   start=$(date +%s)
   "${page//-/_}"
