@@ -15,7 +15,7 @@ def events(state: GameState) -> dict[str, int]:
     # Called once per game of a million-game run, so it is kept lean: a round
     # without a repeated value (most rounds) is skipped after one set().
     rounds: list[tuple[int, ...]] = getattr(state, "rounds", [])
-    formed = paid = broken = 0
+    formed = paid = broken = betrayed = crowded = 0
     last = len(rounds) - 1
     for r, played in enumerate(rounds):
         seats = len(played)
@@ -32,16 +32,21 @@ def events(state: GameState) -> dict[str, int]:
             following = rounds[r + 1]
             members = [seat for seat in range(seats) if played[seat] == value]
             v = following[members[0]]
+            same = all(following[m] == v for m in members)
             # paid: every member plays the same value again, and nobody else does
-            if following.count(v) == size and all(following[m] == v for m in members):
+            if same and following.count(v) == size:
                 paid += 1
             else:
                 broken += 1
+                betrayed += int(not same)  # a member played another value
+                crowded += int(same)  # all kept faith, but another seat joined them
     target = int(state.options["target"])
     return {
         "rounds": len(rounds),
         "corporations_formed": formed,
         "corporations_paid": paid,
         "corporations_broken": broken,
+        "corporations_betrayed": betrayed,
+        "corporations_crowded": crowded,
         "round_cap_reached": int(max(state.scores()) < target),
     }
