@@ -2,19 +2,8 @@
 
 from __future__ import annotations
 
+from decklab.games.notorious.metrics import count_events as notorious_counts
 from decklab.games.notorious.metrics import events as notorious_events
-
-
-class _Match:
-    """Just what the Notorious hook reads: the finished games and the match winners."""
-
-    def __init__(self, n: int, past: list[tuple[object, ...]], winners: list[int]) -> None:
-        self.num_players = n
-        self.past = past
-        self._winners = winners
-
-    def winners(self) -> list[int]:
-        return self._winners
 
 
 def test_n6_n8_notorious_lead_off_and_disqualification_counters() -> None:
@@ -30,7 +19,7 @@ def test_n6_n8_notorious_lead_off_and_disqualification_counters() -> None:
             (1,),
         ),  # leader p2 out; gains 12, 3, 12
     ]
-    got = notorious_events(_Match(3, past, [2]))  # type: ignore[arg-type]
+    got = notorious_counts(past, 3, [2])
     assert got == {
         "tiebreak_games": 1,
         "disqualified_seats": 2,
@@ -64,27 +53,15 @@ def test_n6_notorious_counters_on_a_played_match_are_consistent() -> None:
     assert 0 <= got["lead_off_points"] <= got["points"]
 
 
-class _Rounds:
-    """Just what the Corporation hook reads: the rounds played, the target, the scores."""
-
-    def __init__(self, rounds: list[tuple[int, ...]], scores: list[float], target: int) -> None:
-        self.rounds = rounds
-        self.options = {"target": target}
-        self._scores = scores
-
-    def scores(self) -> list[float]:
-        return self._scores
-
-
 def test_p4_p5_corporation_counts_betrayed_and_crowded_corporations() -> None:
-    from decklab.games.corporation.metrics import events as corporation_events
+    from decklab.games.corporation.metrics import count_events as corporation_events
 
     rounds = [
         (1, 1, 2, 2),  # two Corporations form: {p1, p2}@1 and {p3, p4}@2
         (3, 4, 3, 3),  # p1/p2 split: betrayed; p3, p4 kept faith but p1 joined: crowded
         (4, 4, 1, 2),  # {p1, p3, p4}@3 betrayed; {p1, p2}@4 formed in the last round
     ]
-    got = corporation_events(_Rounds(rounds, [5.0, 8.0, 1.0, 2.0], 32))  # type: ignore[arg-type]
+    got = corporation_events(rounds, [5.0, 8.0, 1.0, 2.0], 32)
     assert got == {
         "rounds": 3,
         "corporations_formed": 4,
@@ -94,6 +71,6 @@ def test_p4_p5_corporation_counts_betrayed_and_crowded_corporations() -> None:
         "corporations_crowded": 1,
         "round_cap_reached": 1,  # nobody reached 32
     }
-    paid = corporation_events(_Rounds([(1, 1, 2, 3), (2, 2, 1, 3)], [4.0, 4.0, 3.0, 6.0], 4))  # type: ignore[arg-type]
+    paid = corporation_events([(1, 1, 2, 3), (2, 2, 1, 3)], [4.0, 4.0, 3.0, 6.0], 4)
     assert paid["corporations_paid"] == 1 and paid["corporations_broken"] == 0
     assert paid["round_cap_reached"] == 0

@@ -12,9 +12,18 @@ from decklab.engine.state import GameState
 
 
 def events(state: GameState) -> dict[str, int]:
-    # Called once per game of a million-game run, so it is kept lean: a round
-    # without a repeated value (most rounds) is skipped after one set().
     rounds: list[tuple[int, ...]] = getattr(state, "rounds", [])
+    return count_events(rounds, state.scores(), int(state.options["target"]))
+
+
+def count_events(rounds: list[tuple[int, ...]], scores: list[float], target: int) -> dict[str, int]:
+    """The counters from the rounds played, the final scores and the target.
+
+    Apart from :func:`events` so that hand-worked rounds can be checked without a
+    state (on the compiled build a state argument must be a real one). Called once
+    per game of a million-game run, so it is kept lean: a round without a repeated
+    value (most rounds) is skipped after one set().
+    """
     formed = paid = broken = betrayed = crowded = 0
     last = len(rounds) - 1
     for r, played in enumerate(rounds):
@@ -40,7 +49,6 @@ def events(state: GameState) -> dict[str, int]:
                 broken += 1
                 betrayed += int(not same)  # a member played another value
                 crowded += int(same)  # all kept faith, but another seat joined them
-    target = int(state.options["target"])
     return {
         "rounds": len(rounds),
         "corporations_formed": formed,
@@ -48,5 +56,5 @@ def events(state: GameState) -> dict[str, int]:
         "corporations_broken": broken,
         "corporations_betrayed": betrayed,
         "corporations_crowded": crowded,
-        "round_cap_reached": int(max(state.scores()) < target),
+        "round_cap_reached": int(max(scores) < target),
     }

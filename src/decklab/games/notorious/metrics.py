@@ -20,13 +20,22 @@ once the disqualified are out: ``winner_best_counted_games``).
 
 from __future__ import annotations
 
+from typing import Any
+
 from decklab.engine.state import GameState
 
 
 def events(state: GameState) -> dict[str, int]:
-    past = list(getattr(state, "past", []))
-    n = state.num_players
-    winners = set(state.winners())
+    return count_events(list(getattr(state, "past", [])), state.num_players, state.winners())
+
+
+def count_events(past: list[Any], n: int, match_winners: list[int]) -> dict[str, int]:
+    """The counters from the match's finished games (``past``) and its winners.
+
+    Apart from :func:`events` so that hand-worked matches can be checked without a
+    state (on the compiled build a state argument must be a real one).
+    """
+    winners = set(match_winners)
     tiebreaks = sum(1 for game in past if game[2])
     disqualified = sum(len(game[5]) for game in past)
     several = sum(1 for game in past if len(game[5]) > 1)
