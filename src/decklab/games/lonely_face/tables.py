@@ -116,8 +116,8 @@ for _x in DECK:
             PAIR[_x << 6 | _y] = True
             SCORE[_x << 6 | _y] = pair_points(_x, _y)
 
-SWAP_ALL: Final[dict[int, list[int]]] = {c: [SWAP + c * 16 + i for i in range(CELLS)] for c in DECK}
-"""A hand card's swaps with a full grid."""
+SWAP_ALL: Final[list[list[int]]] = [[SWAP + c * 16 + i for i in range(CELLS)] for c in range(64)]
+"""``SWAP_ALL[c]``: hand card c's swaps with a full grid (a list by card: no hashing)."""
 
 SUIT_MASK: Final[list[int]] = [0] * 4
 """Bit ``c`` set for every card ``c`` of the suit (cards are < 64, so one int holds a set)."""
@@ -128,10 +128,10 @@ for _c in DECK:
     if cards.is_face(_c):
         FACE_MASK[_c >> 4] |= 1 << _c
 
-HIGH: Final[dict[int, int]] = {
-    c: 14 if cards.rank_of(c) == cards.ACE else cards.rank_of(c) for c in DECK
-}
-"""L3's start draw: 2 lowest … K, A highest; suits do not matter."""
+HIGH: Final[list[int]] = [
+    (14 if c & 15 == cards.ACE else c & 15) if c in DECK_SET else 0 for c in range(64)
+]
+"""``HIGH[c]``, L3's start draw: 2 lowest … K, A highest; suits do not matter."""
 
 DIE: Final = (cards.HEARTS, cards.HEARTS, cards.SPADES, cards.SPADES, cards.CLUBS, cards.DIAMONDS)
 """L1: the suit die's six faces."""

@@ -161,6 +161,7 @@ class NotoriousState(GameState):
     """A match of Notorious between ``num_players`` seats."""
 
     info = INFO
+    static_setup = True
 
     games: int
     rounds: int
@@ -427,9 +428,12 @@ class NotoriousState(GameState):
         target = (action >> 1) & 15
         self.hands[seat].remove(card)
         self.plays.append(action)
-        self.gscore[target] += _VALUE[card]
+        # (``lst[i] = lst[i] + v``, not ``lst[i] += v``: compiled, the latter is a generic call)
+        gscore = self.gscore
+        gscore[target] = gscore[target] + _VALUE[card]
         if not action & 1:
-            self.bonus[target] += self._bonus_now
+            bonus = self.bonus
+            bonus[target] = bonus[target] + self._bonus_now
         self._legal = None
         turn = self.turn + 1
         if turn < self.num_players:
@@ -450,7 +454,7 @@ class NotoriousState(GameState):
         """After the last round: bonus to the match totals (N4), reveal, find the highest (N6)."""
         totals = self.totals
         for s, b in enumerate(self.bonus):
-            totals[s] += b
+            totals[s] = totals[s] + b
         self.phase = TIEBREAK
         top = self._highest()
         if len(top) == 1:
@@ -463,7 +467,10 @@ class NotoriousState(GameState):
     def _highest(self) -> list[int]:
         """The seats with the highest game score, in turn order from the lead-off."""
         g = self.gscore
-        best = max(g)
+        best = g[0]
+        for v in g:
+            if v > best:
+                best = v
         return [s for s in self.order if g[s] == best]
 
     def _next_giver(self) -> None:
@@ -493,7 +500,8 @@ class NotoriousState(GameState):
         else:
             self.hands[seat].remove(card)
         self.gives.append((seat, card, target, from_pack))
-        self.gscore[target] += _VALUE[card]
+        gscore = self.gscore
+        gscore[target] = gscore[target] + _VALUE[card]
         self._legal = None
         self.tb_pos += 1
         if self.tb_pos < len(self.tied):
@@ -513,7 +521,7 @@ class NotoriousState(GameState):
         g = self.gscore
         for s in range(self.num_players):
             if s not in dq:
-                totals[s] += g[s]
+                totals[s] = totals[s] + g[s]
         self.past.append(
             (
                 self.lead,
