@@ -40,6 +40,7 @@ from decklab.games.lonely_face.tables import (
     DECK_SET,
     DIE,
     DOWN,
+    EDGE_MASK,
     EDGE_OF,
     EDGES,
     FACE_CARD,
@@ -220,7 +221,8 @@ class LonelyFaceState(GameState):
     _fr: int
     _fd: int
     _takes: int
-    """This turn's flip edges (bit masks, see _gen_legal) and whether a take is legal."""
+    """This turn's flip edges (bit masks, see _gen_legal) and take edges (horizontal ones
+    in the low 16 bits, vertical ones above, as ``EDGE_MASK``): zero if no take is legal."""
     _acting: tuple[int, ...]
     _dealt: tuple[list[int], list[list[int]], list[int], list[list[int]], list[int], int] | None
     """The deal as laid out (grid, hands, main deck, piles, turn deck, first roll), kept
@@ -555,12 +557,33 @@ class LonelyFaceState(GameState):
         return _EMPTY
 
     def apply(self, seat: int, action: int) -> None:
-        # Inlined check (hot path): the seat to act, an action of the cached list.
-        # (A finished game's list is empty, so nothing passes then.)
-        if seat != self.cur or action not in self._legal:
-            raise self.illegal(seat, action)
-        self.history.append((seat, action))
-        self._apply(seat, action)
+        # Inlined check (hot path), the same test as membership in the cached list, made
+        # on the masks it was built from (see _gen_legal): no scan of the list.
+        if seat == self.cur:
+            phase = self.phase
+            if phase == PLAY:
+                if action >= SWAP:  # a turn-suit hand card for the card of an occupied cell
+                    rest = action - SWAP
+                    c = rest >> 4
+                    ok = (
+                        self.occ >> (rest & 15) & 1 == 1
+                        and c >> 4 == self.suit
+                        and c in self.hands[seat]
+                    )
+                elif action >= TAKE:
+                    ok = action < TAKE + NUM_EDGES and self._takes & EDGE_MASK[action - TAKE] != 0
+                elif action >= FLIP:
+                    flips = self._fr | self._fd << 16
+                    ok = action < FLIP + NUM_EDGES and flips & EDGE_MASK[action - FLIP] != 0
+                else:  # a pass is legal only alone
+                    ok = action == PASS and self._legal[0] == PASS
+            else:  # the choice of a new pair (L7); a finished game's list is empty
+                ok = action in self._legal
+            if ok:
+                self.history.append((seat, action))
+                self._apply(seat, action)
+                return
+        raise self.illegal(seat, action)
 
     def _start_turn(self, first_roll: int | None = None) -> None:
         """L4: turn the top turn-deck card (reshuffling an empty deck) or roll the die."""
@@ -600,7 +623,7 @@ class LonelyFaceState(GameState):
         td = (um & um >> 4 | fm & fm >> 4 & ud) & DOWN
         self._fr = fr
         self._fd = fd
-        self._takes = tr | td
+        self._takes = tr | td << 16
         acts = [*FLIPS_RIGHT[fr], *FLIPS_DOWN[fd], *TAKES_RIGHT[tr], *TAKES_DOWN[td]]
         if occ:
             for c in self.hands[self.cur]:

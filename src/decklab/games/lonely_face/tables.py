@@ -60,6 +60,9 @@ TAKE: Final = 32
 SWAP: Final = 64
 """``SWAP + card * 16 + cell``: a hand card for a grid card (L5b)."""
 NUM_EDGES: Final = len(EDGES)
+EDGE_MASK: Final[list[int]] = [1 << a if b == a + 1 else 1 << (16 + a) for a, b in EDGES]
+"""Edge e's bit in a mask of horizontal edges (bit a: cells a, a+1) joined with vertical
+ones shifted up by 16 (bit 16 + a: cells a, a+4): a legality test is one and."""
 
 # The take actions of the pairs a flip of edge (x, y) may create, looked up before
 # the flip is made: first x's other neighbours (which the card from y will meet),
