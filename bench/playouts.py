@@ -1,7 +1,7 @@
 """Random-playout speed of every game, against OpenSpiel peers measured in the same run.
 
     python bench/playouts.py [--seconds 5] [--rounds 5] [--games cabin,corporation] [--json]
-                             [--no-pure]
+                             [--no-pure] [--clock wall|cpu]
 
 Every engine is driven by the same kind of Python loop: ask for the legal
 actions, pick one uniformly, apply it. A *decision* is one seat choosing one
@@ -12,6 +12,11 @@ goofspiel as for Corporation). Ratios are against OpenSpiel's C++
 On the compiled build each game is also measured on the pure-Python build, in a
 peer process that plays its slices in turn with the others (``bench/peer.py``);
 the last column is the compiled build's speed over the pure one's.
+
+``--clock cpu`` times every engine by this thread's CPU time instead of the wall
+clock (the same work is counted either way; on a shared machine the CPU clock does
+not count the time the process waits for a core, which hits the engines unevenly
+even in interleaved slices). The pure peer then uses its own CPU time too.
 """
 
 from __future__ import annotations
@@ -39,19 +44,25 @@ class _Meter:
     which are what we report, stay meaningful.
     """
 
-    def __init__(self, play_one: Callable[[random.Random], int]) -> None:
+    def __init__(
+        self,
+        play_one: Callable[[random.Random], int],
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
         self.play_one = play_one
+        self.clock = clock
         self.rng = random.Random(0)
         self.decisions = 0
         self.games = 0
         self.elapsed = 0.0
 
     def run(self, seconds: float) -> None:
-        start = time.perf_counter()
+        clock = self.clock
+        start = clock()
         while True:
             self.decisions += self.play_one(self.rng)
             self.games += 1
-            elapsed = time.perf_counter() - start
+            elapsed = clock() - start
             if elapsed >= seconds:
                 self.elapsed += elapsed
                 return
@@ -87,7 +98,8 @@ def _serve_pure() -> int:
         name, players = request["game"], request["players"]
         meter = meters.get(name)
         if meter is None:
-            meter = meters[name] = _Meter(decklab_loop(name, players))
+            clock = time.thread_time if request.get("clock") == "cpu" else time.perf_counter
+            meter = meters[name] = _Meter(decklab_loop(name, players), clock)
         meter.run(request["seconds"])
         return {"decisions": meter.decisions, "games": meter.games, "elapsed": meter.elapsed}
 
@@ -140,6 +152,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-pure", action="store_true", help="do not measure the pure-Python build beside it"
     )
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="time engines by the wall clock or by this thread's CPU time",
+    )
     argv = sys.argv[1:] if argv is None else argv
     if argv == [SERVE_FLAG]:
         return _serve_pure()
@@ -149,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
         "OpenSpiel goofspiel(8 cards, 4p) C++": openspiel_loop("goofspiel(num_cards=8,players=4)"),
         "OpenSpiel python_kuhn_poker": openspiel_loop("python_kuhn_poker"),
     }
+    clock = time.thread_time if args.clock == "cpu" else time.perf_counter
     meters: dict[str, _Meter] = {}
     for label, loop in peers.items():
         if loop is None:
@@ -157,12 +176,12 @@ def main(argv: list[str] | None = None) -> int:
                 file=sys.stderr,
             )
             return 2
-        meters[label] = _Meter(loop)
+        meters[label] = _Meter(loop, clock)
     games: dict[str, tuple[str, int]] = {}
     for name in args.games.split(","):
         players = args.players or get_game(name).info.default_players
         games[f"{name} ({players}p)"] = (name, players)
-        meters[f"{name} ({players}p)"] = _Meter(decklab_loop(name, players))
+        meters[f"{name} ({players}p)"] = _Meter(decklab_loop(name, players), clock)
     pure = start_peer(__file__, not args.no_pure)
     pure_totals: dict[str, dict[str, Any]] = {}
     slice_s = args.seconds / args.rounds
@@ -171,7 +190,12 @@ def main(argv: list[str] | None = None) -> int:
             meter.run(slice_s)
             if pure is not None and label in games:
                 name, players = games[label]
-                request = {"game": name, "players": players, "seconds": slice_s}
+                request = {
+                    "game": name,
+                    "players": players,
+                    "seconds": slice_s,
+                    "clock": args.clock,
+                }
                 pure_totals[label] = pure.ask(request)
     if pure is not None:
         pure.close()
@@ -194,7 +218,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     import decklab
 
-    table = Table(title=f"Random playouts ({decklab.BUILD} build), {args.seconds:g} s per engine")
+    per = "CPU s" if args.clock == "cpu" else "s"
+    table = Table(
+        title=f"Random playouts ({decklab.BUILD} build), {args.seconds:g} {per} per engine"
+    )
     columns = ["engine", "decisions/s", "games/s", "× goofspiel C++", "× python kuhn"]
     if pure_totals:
         columns += ["pure decisions/s", "× pure"]

@@ -10,46 +10,106 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import MutableSequence, Sequence
+from collections.abc import Sequence
 from typing import Final, TypeVar
+
+from mypy_extensions import i64
 
 T = TypeVar("T")
 _MASK: Final = (1 << 64) - 1
-_WORD: Final = (1 << 62) - 1
-"""The largest radix product whose remainders stay native (unboxed) ints when compiled."""
+_RADIX_MAX: Final = 1 << 30
+"""Shuffle digits come off X in radix products below this: a division of a big
+integer by one machine digit (CPython's 30-bit digits) is its fast path."""
+
+
+def _probe() -> None:
+    """Only its type matters: a plain function interpreted, a native one compiled."""
+
+
+NATIVE: Final = type(_probe).__name__ != "function"
+"""Whether this module runs compiled (mypyc): then the generator's arithmetic is done on
+native 64-bit integers, which wrap around like splitmix64's (the C compiler is given
+``-fwrapv``, as for CPython itself). Interpreted, the same arithmetic is done on Python
+ints and masked. Both give the same numbers (tests/test_build.py compares them)."""
+
+# splitmix64's constants as signed 64-bit integers (their bits are the unsigned ones'),
+# and masks that make the arithmetic right shifts of a signed i64 logical.
+_GAMMA: Final[i64] = 0x9E3779B97F4A7C15 - (1 << 64)
+_MUL1: Final[i64] = 0xBF58476D1CE4E5B9 - (1 << 64)
+_MUL2: Final[i64] = 0x94D049BB133111EB - (1 << 64)
+_LOW34: Final[i64] = (1 << 34) - 1
+_LOW37: Final[i64] = (1 << 37) - 1
+_LOW33: Final[i64] = (1 << 33) - 1
+_LOW32: Final[i64] = (1 << 32) - 1
 
 
 class Rng:
-    """splitmix64: small, fast, statistically sound for games."""
+    """splitmix64: small, fast, statistically sound for games.
 
-    __slots__ = ("s",)
+    The state is one 64-bit word, ``_t``: compiled, a native signed integer holding its
+    bits (so nothing is allocated per draw); interpreted, the plain unsigned value.
+    :attr:`s` reads it as the unsigned number in both builds.
+    """
+
+    __slots__ = ("_t",)
+
+    _t: i64
 
     def __init__(self, seed: int | None = None) -> None:
         if seed is None:
             seed = int.from_bytes(os.urandom(8), "little")
-        self.s = seed & _MASK
+        if seed >> 62 or seed < 0:  # not a small non-negative int: reduce mod 2**64
+            seed &= _MASK
+            if NATIVE and seed >> 63:
+                seed -= 1 << 64
+        self._t = seed
+
+    @property
+    def s(self) -> int:
+        """The state, as the unsigned 64-bit number splitmix64 defines."""
+        u: int = self._t
+        return u & _MASK
+
+    def _step(self) -> i64:
+        """Compiled only: the next output as a signed i64 with splitmix64's bits."""
+        s: i64 = self._t + _GAMMA
+        self._t = s
+        z: i64 = (s ^ ((s >> 30) & _LOW34)) * _MUL1
+        z = (z ^ ((z >> 27) & _LOW37)) * _MUL2
+        return z ^ ((z >> 31) & _LOW33)
 
     def next64(self) -> int:
-        s = self.s = (self.s + 0x9E3779B97F4A7C15) & _MASK
+        if NATIVE:
+            u: int = self._step()
+            return u & _MASK
+        s = (self._t + 0x9E3779B97F4A7C15) & _MASK
+        self._t = s
         z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
         """A uniform integer in ``range(n)`` (multiply-shift; bias below 2⁻⁵⁸ for card games)."""
+        if NATIVE and 0 < n < _RADIX_MAX:
+            # the high word of the 128-bit product, from the output's two 32-bit halves
+            z = self._step()
+            k: i64 = n
+            hi: i64 = ((z >> 32) & _LOW32) * k
+            return (hi + (((z & _LOW32) * k) >> 32)) >> 32
         return (self.next64() * n) >> 64
 
     def choice(self, items: Sequence[T]) -> T:
         return items[self.below(len(items))]
 
-    def shuffle(self, items: MutableSequence[T]) -> None:
+    def shuffle(self, items: list[T]) -> None:
         """Fisher–Yates, in place, from a handful of 64-bit draws.
 
         Dealing is a large share of a short random playout, so instead of one
         draw per card the draws are joined into one integer X with at least
         log2(n!) + 128 bits, and the swap indices are the digits of X in the
         factorial number system: a uniform permutation to within 2⁻¹²⁸, at a
-        fraction of the cost of a draw per card.
+        fraction of the cost of a draw per card. (Lists only: compiled, list
+        indexing is then a native operation.)
         """
         n = len(items)
         if n < 2:
@@ -64,20 +124,24 @@ class Rng:
         while i > 0:
             lo = i
             radix = i + 1
-            while lo > 1 and radix <= _WORD // lo:
+            while lo > 1 and radix * lo < _RADIX_MAX:
                 radix *= lo
                 lo -= 1
             x, r = divmod(x, radix)
             while i >= lo:
-                r, j = divmod(r, i + 1)
+                d = i + 1
+                j = r % d
+                r //= d
                 items[i], items[j] = items[j], items[i]
                 i -= 1
 
     def copy(self) -> Rng:
-        # The constructor, not ``Rng.__new__(Rng)`` and a field assignment: compiled,
-        # ``__new__`` is a slow generic call while the constructor is a native one,
-        # and search copies a generator with every state it clones.
-        return Rng(self.s)
+        # The constructor, not ``Rng.__new__(Rng)``: compiled, ``__new__`` is a slow
+        # generic call while the constructor is a native one, and search copies a
+        # generator with every state it clones.
+        other = Rng(0)
+        other._t = self._t
+        return other
 
 
 # The searches and the determinizations draw from the standard library's

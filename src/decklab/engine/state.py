@@ -68,6 +68,23 @@ def normalize_action_text(text: str) -> str:
     return " ".join(out)
 
 
+_DEFAULT_OPTIONS: Final[dict[tuple[int, int], tuple[GameInfo, dict[str, Any]]]] = {}
+"""Resolved default options by (id of the game's info, player count): most games are
+created without options, and resolving them again for every new game is wasted work."""
+
+
+def _resolve_options(
+    info: GameInfo, num_players: int, options: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    if options:
+        return info.resolve_options(num_players, options)
+    key = (id(info), num_players)
+    got = _DEFAULT_OPTIONS.get(key)
+    if got is None or got[0] is not info:
+        got = _DEFAULT_OPTIONS[key] = (info, info.resolve_options(num_players, None))
+    return dict(got[1])
+
+
 def _plain_number(value: float) -> int | float:
     """Whole scores print as whole numbers (``9``, not ``9.0``) in records and JSON.
 
@@ -82,12 +99,20 @@ class GameState(ABC):
 
     info: ClassVar[GameInfo]
 
+    static_setup: ClassVar[bool] = False
+    """True for a game whose :meth:`export_setup` gives the deal however far the game has
+    got (it keeps the deal's cards, as dealt, aside). Then a new game's
+    :attr:`initial_setup` is written only when something reads it: a random playout
+    never needs its text, and writing it was a large share of a short game."""
+
     num_players: int
     options: dict[str, Any]
     history: list[tuple[int, Any]]
     rng: Rng
     seed: int | None
-    initial_setup: dict[str, Any] | None
+    _initial_setup: dict[str, Any] | None
+    _setup_pending: bool
+    """``initial_setup`` is ``export_setup()``, not written yet (see :attr:`static_setup`)."""
     _forced: deque[str] | None
     _strict_chance: bool
 
@@ -103,7 +128,10 @@ class GameState(ABC):
         n = cls.info.default_players if num_players is None else num_players
         state = cls._blank(n, options, seed)
         state._deal()
-        state.initial_setup = state.export_setup()
+        if cls.static_setup:
+            state._setup_pending = True
+        else:
+            state._initial_setup = state.export_setup()
         return state
 
     @classmethod
@@ -129,15 +157,29 @@ class GameState(ABC):
     ) -> S:
         state = cls.__new__(cls)
         state.num_players = num_players
-        state.options = cls.info.resolve_options(num_players, options)
+        state.options = _resolve_options(cls.info, num_players, options)
         state.history = []
         state.rng = Rng(seed)
         state.seed = seed
-        state.initial_setup = None
+        state._initial_setup = None
+        state._setup_pending = False
         state._forced = None
         state._strict_chance = False
         state._init_fields()
         return state
+
+    @property
+    def initial_setup(self) -> dict[str, Any] | None:
+        """The explicit setup of the game as dealt (None for a determinized sample)."""
+        if self._setup_pending:
+            self._setup_pending = False
+            self._initial_setup = self.export_setup()
+        return self._initial_setup
+
+    @initial_setup.setter
+    def initial_setup(self, value: dict[str, Any] | None) -> None:
+        self._setup_pending = False
+        self._initial_setup = value
 
     def _init_fields(self) -> None:  # noqa: B027 - optional hook
         """Give the game's own fields their empty values before dealing or loading."""
@@ -150,7 +192,8 @@ class GameState(ABC):
         other.history = self.history.copy()
         other.rng = self.rng.copy()
         other.seed = self.seed
-        other.initial_setup = self.initial_setup
+        other._initial_setup = self._initial_setup
+        other._setup_pending = self._setup_pending
         other._forced = None
         other._strict_chance = False
         return other
@@ -285,7 +328,8 @@ class GameState(ABC):
         """Replace the future of chance (for determinize): the real one is hidden."""
         self.rng = Rng(rng.getrandbits(64))
         self.seed = None
-        self.initial_setup = None
+        self._initial_setup = None
+        self._setup_pending = False
 
     # ----------------------------------------------------------------- scores
     @abstractmethod

@@ -145,6 +145,7 @@ class CabinState(GameState):
     """A game of The Cabin by the Sea (one seat, p1)."""
 
     info = INFO
+    static_setup = True
 
     max_stacks: int
     beach_dump: bool
@@ -167,7 +168,10 @@ class CabinState(GameState):
     points: int
     _legal: list[int]
     _waiting: tuple[int, ...]
+    _dealt: tuple[list[int], list[int], list[int]] | None
+    """The deal, cabin, beach and sea top first, for :meth:`export_setup` (None for a sample)."""
     _setup: dict[str, str] | None
+    """The deal's text, once written (a new game's setup is read rarely: ``static_setup``)."""
 
     # ------------------------------------------------------------- set-up
     def _init_fields(self) -> None:
@@ -187,6 +191,7 @@ class CabinState(GameState):
         self.points = 0
         self._legal = []
         self._waiting = _NOBODY
+        self._dealt = None
         self._setup = None
 
     def _deal(self) -> None:
@@ -268,12 +273,8 @@ class CabinState(GameState):
         self._start()
 
     def _start(self) -> None:
-        """Remember the deal as written, then turn the first sea card."""
-        self._setup = {
-            "cabin": cards.format_many(reversed(self.cabin)),
-            "beach": cards.format_many(reversed(self.beach)),
-            "sea": cards.format_many(reversed(self.sea)),
-        }
+        """Remember the deal, then turn the first sea card."""
+        self._dealt = (self.cabin[::-1], self.beach[::-1], self.sea[::-1])
         self.beach_seen = 1 if self.beach else 0
         self._waiting = _ACTING
         self._advance()
@@ -281,7 +282,14 @@ class CabinState(GameState):
     def export_setup(self) -> dict[str, Any]:
         """The deal: ``cabin``, ``beach``, ``sea`` as card strings, top card first."""
         if self._setup is None:
-            raise ValueError("a determinized sample has no known setup")
+            if self._dealt is None:
+                raise ValueError("a determinized sample has no known setup")
+            cabin, beach, sea = self._dealt
+            self._setup = {
+                "cabin": cards.format_many(cabin),
+                "beach": cards.format_many(beach),
+                "sea": cards.format_many(sea),
+            }
         return dict(self._setup)
 
     def clone(self) -> CabinState:
@@ -302,6 +310,7 @@ class CabinState(GameState):
         c.points = self.points
         c._legal = self._legal  # rebuilt, never mutated
         c._waiting = self._waiting
+        c._dealt = self._dealt  # never mutated
         c._setup = self._setup
         return c
 
@@ -640,6 +649,7 @@ class CabinState(GameState):
         """
         d = self.clone()
         d._reseed(rng)
+        d._dealt = None
         d._setup = None
         hidden = d._hidden_beach()
         segments = [d.cabin, d.sea, d.beach[:hidden]]

@@ -17,6 +17,16 @@ from decklab.engine.info import GameInfo, Option
 from decklab.engine.state import ALL, GameState, Viewer, seat_name
 
 _VALUE_TEXT: Final = {1: "A"}
+_HANDS: Final[dict[int, list[list[int]]]] = {}
+"""By top value: ``[lock]`` → the values 1..top but ``lock`` (0: none), shared read-only."""
+_SEATS: Final[list[tuple[int, ...]]] = [tuple(range(n)) for n in range(11)]
+
+
+def _hands(top: int) -> list[list[int]]:
+    got = _HANDS.get(top)
+    if got is None:
+        got = _HANDS[top] = [[v for v in range(1, top + 1) if v != lock] for lock in range(top + 1)]
+    return got
 
 
 def _default_target(n: int) -> int:
@@ -73,6 +83,7 @@ class CorporationState(GameState):
     """A game of Corporation between ``num_players`` seats."""
 
     info = INFO
+    static_setup = True
 
     top: int
     target: int
@@ -139,9 +150,9 @@ class CorporationState(GameState):
         return c
 
     def _start_round(self) -> None:
-        values = range(1, self.top + 1)
-        self._legal = [[v for v in values if v != self.locked[s]] for s in range(self.num_players)]
-        self._waiting = tuple(range(self.num_players))
+        hands = _hands(self.top)  # the lists are shared: legal_actions' are read-only
+        self._legal = [hands[lock] for lock in self.locked]
+        self._waiting = _SEATS[self.num_players]
         self._round_start = len(self.history)
 
     # -------------------------------------------------------------- turns
@@ -170,36 +181,49 @@ class CorporationState(GameState):
 
     def _apply(self, seat: int, action: int) -> None:
         self.choices[seat] = action
-        self._waiting = tuple(s for s in self._waiting if s != seat)
+        waiting = self._waiting
+        if waiting[0] == seat:  # choices usually come in seat order
+            self._waiting = waiting[1:]
+        else:
+            self._waiting = tuple([s for s in waiting if s != seat])
         if not self._waiting:
             self._resolve()
 
     def _resolve(self) -> None:
         """Reveal and score the round: rewards (P5), profits (P3), new Corporations (P4, P6)."""
+        n = self.num_players
         played = self.choices
-        by_value: dict[int, list[int]] = {}
-        for seat, v in enumerate(played):
-            by_value.setdefault(v, []).append(seat)
+        count = [0] * (self.top + 1)  # how many seats played each value
+        for v in played:
+            count[v] = count[v] + 1  # (not ``+=`` on an item: compiled, that is a generic call)
         points = self.points
         for _, members in self.corporations:
             v = played[members[0]]
-            if len(by_value[v]) == len(members) and all(played[m] == v for m in members):
+            size = len(members)
+            if count[v] == size and all(played[m] == v for m in members):
                 for m in members:
-                    points[m] += v * len(members)
+                    points[m] = points[m] + v * size
         new_corps: list[tuple[int, tuple[int, ...]]] = []
-        locked = [0] * self.num_players
-        for v, seats in sorted(by_value.items()):
-            if len(seats) == 1:
-                points[seats[0]] += v
-            else:
-                new_corps.append((v, tuple(seats)))
+        locked = [0] * n
+        for v in range(1, self.top + 1):  # in order of value
+            k = count[v]
+            if k == 1:
+                s = played.index(v)
+                points[s] = points[s] + v
+            elif k:
+                seats = tuple([s for s in range(n) if played[s] == v])
+                new_corps.append((v, seats))
                 for s in seats:
                     locked[s] = v
         self.rounds.append(tuple(played))
         self.corporations = new_corps
         self.locked = locked
-        self.choices = [0] * self.num_players
-        if max(points) >= self.target or self.round >= self.max_rounds:
+        self.choices = [0] * n
+        best = points[0]
+        for p in points:
+            if p > best:
+                best = p
+        if best >= self.target or self.round >= self.max_rounds:
             self._over = True
             self._waiting = ()
             self._legal = [[] for _ in range(self.num_players)]

@@ -34,19 +34,23 @@ PHASE_CARDS: Final = 4
 PLACE_BASE: Final = 512
 NEW_GROUP: Final = 0
 
+_BIT: Final = [
+    1 << (9 * (c >> 4) + (c & 15) - 2) if 2 <= c & 15 <= 10 and c >> 4 <= 4 else 0
+    for c in range(1 << 7)
+]
+"""A draw pile card's bit in the card masks below: 45 cards (2–10 of five suits) in bits
+0–44, so a mask stays a machine word (compiled, card ints as bit numbers would not)."""
 _RANK_MASK: Final = [0] * 16
 _SUIT_MASK: Final = [0] * 8
 for _s in range(5):
     for _r in range(2, 11):
-        _RANK_MASK[_r] |= 1 << cards.card(_r, _s)
-        _SUIT_MASK[_s] |= 1 << cards.card(_r, _s)
+        _RANK_MASK[_r] |= _BIT[cards.card(_r, _s)]
+        _SUIT_MASK[_s] |= _BIT[cards.card(_r, _s)]
 _ONE_CARD_ACCEPTS: Final = [
-    (_RANK_MASK[c & 15] | _SUIT_MASK[c >> 4]) & ~(1 << c)
-    if 2 <= c & 15 <= 10 and c >> 4 <= 4
-    else 0
+    (_RANK_MASK[c & 15] | _SUIT_MASK[c >> 4]) & ~_BIT[c] if 2 <= c & 15 <= 10 and c >> 4 <= 4 else 0
     for c in range(1 << 7)
 ]
-"""For a one-card group {c}: the bit mask of the cards that may join it (F8)."""
+"""For a one-card group {c}: the mask (see ``_BIT``) of the cards that may join it (F8)."""
 
 _TEXT: Final = [cards.to_str(c) if 1 <= c & 15 <= 13 and c >> 4 <= 4 else "" for c in range(1 << 7)]
 """Card text by card int: export_setup runs for every new game, so it should be cheap."""
@@ -123,6 +127,7 @@ class FacadeState(GameState):
     """A game of Façade between ``num_players`` seats."""
 
     info = INFO
+    static_setup = True
 
     house: list[int]
     """Each seat's house suit (F1)."""
@@ -147,8 +152,8 @@ class FacadeState(GameState):
     groups: list[list[tuple[int, ...]]]
     """Each seat's tableau: groups in creation order (g1, g2, …), each in placing order."""
     accepts: list[list[int]]
-    """Parallel to ``groups``: per group, the bit mask (bit = card int) of the cards that
-    may still join it (F8) — the placement test becomes one shift and one and."""
+    """Parallel to ``groups``: per group, the mask (a bit per card, ``_BIT``) of the cards
+    that may still join it (F8) — the placement test becomes one and."""
     points: list[int]
     """Each seat's F9 total of its tableau as it stands, kept up to date per placement."""
     discard: list[int]
@@ -329,24 +334,26 @@ class FacadeState(GameState):
         """F6: per supply card, each seat's bid is the sum of its bid cards there; the
         single highest bid takes the card; a tie or no bid leaves it in the supply."""
         n = self.num_players
-        totals: dict[int, list[int]] = {}
+        supply = self.supply
+        totals = [0] * (n * len(supply))  # seat s's bid on supply[i] at i * n + s
         for seat, k, c in self.bids:
-            row = totals.get(c)
-            if row is None:
-                row = totals[c] = [0] * n
-            row[seat] += BID_WORTH[k]
+            at = supply.index(c) * n + seat
+            totals[at] = totals[at] + BID_WORTH[k]
         taken: list[tuple[int, int]] = []
         keep: list[int] = []
-        for c in self.supply:
-            row = totals.get(c)
-            if row is None:
-                keep.append(c)
-                continue
-            best = max(row)
-            if row.count(best) == 1:
-                w = row.index(best)
-                self.won[w].append(c)
-                taken.append((c, w))
+        for i, c in enumerate(supply):
+            best = 0
+            winner = -1  # the single highest bidder; -1 no bid, -2 a tie for the highest
+            for s in range(n):
+                v = totals[i * n + s]
+                if v > best:
+                    best = v
+                    winner = s
+                elif v == best and v:
+                    winner = -2
+            if winner >= 0:
+                self.won[winner].append(c)
+                taken.append((c, winner))
             else:
                 keep.append(c)
         self.supply = keep
@@ -417,28 +424,50 @@ class FacadeState(GameState):
         for c in self.won[seat]:
             base = PLACE_BASE + (c << 6)
             out.append(base)
-            for j, acc in enumerate(accepts, 1):
-                if acc >> c & 1:
-                    out.append(base + j)
+            bit = _BIT[c]
+            for j in range(len(accepts)):
+                if accepts[j] & bit:
+                    out.append(base + j + 1)
         return out
 
     def apply(self, seat: int, action: int) -> None:
-        # Inlined check (hot path): the seat to act, an action in its cached legal list.
-        if seat != self.actor:
-            raise self.illegal(seat, action)
-        legal = self._legal
-        if legal is None:
-            legal = self.legal_actions(seat)
-        if action not in legal:
-            raise self.illegal(seat, action)
-        self.history.append((seat, action))
-        self._apply(seat, action)
+        # Inlined check (hot path), the same test as membership in legal_actions(seat):
+        # a bid card still in hand on a supply card, or a won card into a new group or
+        # onto a group whose mask takes it.
+        if seat == self.actor and action >= 0:
+            if self.mode == BIDDING:
+                ok = (
+                    action < PLACE_BASE
+                    and self.hands[seat] >> (action >> 7) & 1 == 1
+                    and (action & 127) in self.supply
+                )
+            else:  # PLACING (the game is over when actor is -1)
+                rest = action - PLACE_BASE
+                c = rest >> 6
+                dest = rest & 63
+                ok = (
+                    rest >= 0
+                    and c in self.won[seat]
+                    and (
+                        dest == NEW_GROUP
+                        or (
+                            dest <= len(self.accepts[seat])
+                            and self.accepts[seat][dest - 1] & _BIT[c] != 0
+                        )
+                    )
+                )
+            if ok:
+                self.history.append((seat, action))
+                self._apply(seat, action)
+                return
+        raise self.illegal(seat, action)
 
     def _apply(self, seat: int, action: int) -> None:
         self._legal = None
         if action < PLACE_BASE:
             k = action >> 7
-            self.hands[seat] &= ~(1 << k)
+            hands = self.hands
+            hands[seat] = hands[seat] & ~(1 << k)
             self.bids.append((seat, k, action & 127))
             step = self.step = self.step + 1
             if step == 4 * self.num_players:
@@ -451,10 +480,11 @@ class FacadeState(GameState):
         dest = rest & 63
         self.won[seat].remove(c)
         groups = self.groups[seat]
+        points = self.points
         if dest == NEW_GROUP:
             groups.append((c,))
             self.accepts[seat].append(_ONE_CARD_ACCEPTS[c])
-            self.points[seat] -= 1
+            points[seat] = points[seat] - 1
         else:
             j = dest - 1
             old = groups[j]
@@ -463,12 +493,12 @@ class FacadeState(GameState):
             accepts = self.accepts[seat]
             # The group is now a set to be (same rank) or a sequence to be (same suit).
             same = _RANK_MASK[c & 15] if (old[0] & 15) == (c & 15) else _SUIT_MASK[c >> 4]
-            accepts[j] &= same & ~(1 << c)
+            accepts[j] = accepts[j] & same & ~_BIT[c]
             if len(new) < 3:
-                self.points[seat] -= 1
+                points[seat] = points[seat] - 1
             else:
                 house = self.house[seat]
-                self.points[seat] += group_score(new, house) - group_score(old, house)
+                points[seat] = points[seat] + group_score(new, house) - group_score(old, house)
         if not self.won[seat]:
             self._next_placer()
 
@@ -718,14 +748,14 @@ class FacadeState(GameState):
             assert self.hands[s].bit_count() + placed[s] == (4 if self.mode == BIDDING else 0)
         # Groups meet F8; scores match a recount (F9).
         deck = self.full_deck()
-        in_deck = sum(1 << x for x in deck)
+        in_deck = sum(_BIT[x] for x in deck)
         for s in range(n):
             assert len(self.accepts[s]) == len(self.groups[s])
             for g, acc in zip(self.groups[s], self.accepts[s], strict=True):
                 assert is_possible(g), f"group {g} breaks F8"
                 # The fast placement masks agree with the reference test of F8.
-                want = sum(1 << x for x in deck if x not in g and can_join(g, x))
-                assert acc & in_deck & ~sum(1 << x for x in g) == want, (
+                want = sum(_BIT[x] for x in deck if x not in g and can_join(g, x))
+                assert acc & in_deck & ~sum(_BIT[x] for x in g) == want, (
                     f"accept mask of {g} is wrong"
                 )
             recount = sum(group_score(g, self.house[s]) for g in self.groups[s])

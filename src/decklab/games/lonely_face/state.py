@@ -40,6 +40,7 @@ from decklab.games.lonely_face.tables import (
     DECK_SET,
     DIE,
     DOWN,
+    EDGE_MASK,
     EDGE_OF,
     EDGES,
     FACE_CARD,
@@ -174,6 +175,7 @@ class LonelyFaceState(GameState):
     """A game of Lonely Face between ``num_players`` seats."""
 
     info = INFO
+    static_setup = True
 
     die: bool
     stall: int
@@ -219,9 +221,14 @@ class LonelyFaceState(GameState):
     _fr: int
     _fd: int
     _takes: int
-    """This turn's flip edges (bit masks, see _gen_legal) and whether a take is legal."""
+    """This turn's flip edges (bit masks, see _gen_legal) and take edges (horizontal ones
+    in the low 16 bits, vertical ones above, as ``EDGE_MASK``): zero if no take is legal."""
     _acting: tuple[int, ...]
-    _setup: dict[str, Any]
+    _dealt: tuple[list[int], list[list[int]], list[int], list[list[int]], list[int], int] | None
+    """The deal as laid out (grid, hands, main deck, piles, turn deck, first roll), kept
+    for :meth:`export_setup`: its text is written only when asked for (none for a sample)."""
+    _setup: dict[str, Any] | None
+    """The deal's text, once written."""
     _deck_start: int
     _shuffle_at: int
 
@@ -257,7 +264,8 @@ class LonelyFaceState(GameState):
         self.start_draws = []
         self._legal = _EMPTY
         self._acting = ()
-        self._setup = {}
+        self._dealt = None
+        self._setup = None
         self._deck_start = 0
         self._shuffle_at = -1
 
@@ -318,27 +326,47 @@ class LonelyFaceState(GameState):
         first_roll: int,
     ) -> None:
         """Lay out a checked deal (``main`` and ``turn_deck`` top first) and start the first turn."""
-        self.grid = list(grid)
-        for i, c in enumerate(self.grid):
+        self.grid = g = list(grid)
+        smask = self.smask
+        occ = fmask = 0
+        for i in range(CELLS):
+            c = g[i]
             if c:
-                self.smask[c >> 4] |= 1 << i
-                self.occ |= 1 << i
+                bit = 1 << i
+                smask[c >> 4] = smask[c >> 4] | bit
+                occ |= bit
                 if FACE_CARD[c]:
-                    self.fmask |= 1 << i
+                    fmask |= bit
+        self.occ = occ
+        self.fmask = fmask
         self.hands = [list(h) for h in hands]
         self.deck = main[::-1]
         self._deck_start = len(main)
         self.piles = [list(p) for p in piles]
         for s, pile in enumerate(self.piles):
             for k in range(0, len(pile), 2):
-                self.points[s] += SCORE[pile[k] << 6 | pile[k + 1]]
-                self.npairs[s] += 1
+                self.points[s] = self.points[s] + SCORE[pile[k] << 6 | pile[k + 1]]
+                self.npairs[s] = self.npairs[s] + 1
         self.start_draws = draws
         self.first_player = first
         self.cur = first
-        self._acting = (first,)
+        self._acting = _SEATS[first]
+        if not self.die:
+            self.turn_deck = turn_deck[::-1]
+        # The arguments are never changed afterwards (the state copies what it changes).
+        self._dealt = (grid, hands, main, piles, turn_deck, first_roll)
+        self._start_turn(first_roll)
+
+    def _setup_text(self) -> dict[str, Any]:
+        """The deal written out (once; a new game's setup is read rarely, see ``static_setup``)."""
+        setup = self._setup
+        if setup is not None:
+            return setup
+        if self._dealt is None:
+            raise ValueError("a determinized sample has no known setup")
+        grid, hands, main, piles, turn_deck, first_roll = self._dealt
         # (STR[0] is "--", an empty cell; comprehensions, not map: native when compiled)
-        setup: dict[str, Any] = {
+        setup = {
             "grid": [STR[c] for c in grid],
             "hands": [[STR[c] for c in h] for h in hands],
             "main_deck": [STR[c] for c in main],
@@ -346,17 +374,14 @@ class LonelyFaceState(GameState):
         if any(piles):
             setup["piles"] = [[cards.to_str(c) for c in p] for p in piles]
         if self.die:
-            setup["first_player"] = seat_name(first)
+            setup["first_player"] = seat_name(self.first_player)
             setup["first_roll"] = cards.SUIT_LETTERS[first_roll]
         else:
-            setup["start_draws"] = [
-                {seat_name(s): cards.to_str(c) for s, c in sorted(rnd.items())} for rnd in draws
-            ]
-            setup["first_player"] = seat_name(first)
+            setup["start_draws"] = _draws_text(self.start_draws)
+            setup["first_player"] = seat_name(self.first_player)
             setup["turn_deck"] = [STR[c] for c in turn_deck]
-            self.turn_deck = turn_deck[::-1]
         self._setup = setup
-        self._start_turn(first_roll)
+        return setup
 
     def setup_decks(self) -> Sequence[DeckPiles]:
         """The main deck (grid, hands, main deck, score piles) and the turn deck are two
@@ -468,9 +493,7 @@ class LonelyFaceState(GameState):
 
     def export_setup(self) -> dict[str, Any]:
         """The deal: grid (reading order, ``--`` empty), hands, main deck and turn deck first = top."""
-        src = self._setup
-        if "hands" not in src:
-            raise ValueError("a determinized sample has no known setup")
+        src = self._setup_text()
         out = dict(src)
         for key in ("grid", "main_deck", "turn_deck"):
             if key in src:
@@ -515,6 +538,7 @@ class LonelyFaceState(GameState):
         c.start_draws = self.start_draws  # never mutated
         c._legal = self._legal  # replaced, never mutated
         c._acting = self._acting
+        c._dealt = self._dealt  # never mutated
         c._setup = self._setup  # never mutated
         c._deck_start = self._deck_start
         c._shuffle_at = self._shuffle_at
@@ -533,12 +557,33 @@ class LonelyFaceState(GameState):
         return _EMPTY
 
     def apply(self, seat: int, action: int) -> None:
-        # Inlined check (hot path): the seat to act, an action of the cached list.
-        # (A finished game's list is empty, so nothing passes then.)
-        if seat != self.cur or action not in self._legal:
-            raise self.illegal(seat, action)
-        self.history.append((seat, action))
-        self._apply(seat, action)
+        # Inlined check (hot path), the same test as membership in the cached list, made
+        # on the masks it was built from (see _gen_legal): no scan of the list.
+        if seat == self.cur:
+            phase = self.phase
+            if phase == PLAY:
+                if action >= SWAP:  # a turn-suit hand card for the card of an occupied cell
+                    rest = action - SWAP
+                    c = rest >> 4
+                    ok = (
+                        self.occ >> (rest & 15) & 1 == 1
+                        and c >> 4 == self.suit
+                        and c in self.hands[seat]
+                    )
+                elif action >= TAKE:
+                    ok = action < TAKE + NUM_EDGES and self._takes & EDGE_MASK[action - TAKE] != 0
+                elif action >= FLIP:
+                    flips = self._fr | self._fd << 16
+                    ok = action < FLIP + NUM_EDGES and flips & EDGE_MASK[action - FLIP] != 0
+                else:  # a pass is legal only alone
+                    ok = action == PASS and self._legal[0] == PASS
+            else:  # the choice of a new pair (L7); a finished game's list is empty
+                ok = action in self._legal
+            if ok:
+                self.history.append((seat, action))
+                self._apply(seat, action)
+                return
+        raise self.illegal(seat, action)
 
     def _start_turn(self, first_roll: int | None = None) -> None:
         """L4: turn the top turn-deck card (reshuffling an empty deck) or roll the die."""
@@ -578,7 +623,7 @@ class LonelyFaceState(GameState):
         td = (um & um >> 4 | fm & fm >> 4 & ud) & DOWN
         self._fr = fr
         self._fd = fd
-        self._takes = tr | td
+        self._takes = tr | td << 16
         acts = [*FLIPS_RIGHT[fr], *FLIPS_DOWN[fd], *TAKES_RIGHT[tr], *TAKES_DOWN[td]]
         if occ:
             for c in self.hands[self.cur]:
@@ -586,7 +631,8 @@ class LonelyFaceState(GameState):
                     if occ == FULL:
                         acts += SWAP_ALL[c]
                     else:
-                        acts += map((SWAP + c * 16).__add__, cells_of(occ))
+                        base = SWAP + c * 16
+                        acts += [base + i for i in cells_of(occ)]
         self._legal = acts or [PASS]
 
     def _apply(self, seat: int, action: int) -> None:
@@ -601,24 +647,29 @@ class LonelyFaceState(GameState):
             pile = self.piles[seat]
             pile.append(cx)
             pile.append(cy)
-            self.points[seat] += SCORE[cx << 6 | cy]
-            self.npairs[seat] += 1
+            self.points[seat] = self.points[seat] + SCORE[cx << 6 | cy]
+            self.npairs[seat] = self.npairs[seat] + 1
             bx = 1 << x
             by = 1 << y
-            sm[cx >> 4] ^= bx
-            sm[cy >> 4] ^= by
+            # (``lst[i] = lst[i] ^ b``, not ``lst[i] ^= b``: compiled, the latter is a generic call)
+            ux = cx >> 4
+            sm[ux] = sm[ux] ^ bx
+            uy = cy >> 4
+            sm[uy] = sm[uy] ^ by
             fm = self.fmask & ~(bx | by)
             deck = self.deck  # L8: refill in reading order (x < y) while the main deck lasts
             if deck:
                 c = deck.pop()
                 g[x] = c
-                sm[c >> 4] |= bx
+                u = c >> 4
+                sm[u] = sm[u] | bx
                 if FACE_CARD[c]:
                     fm |= bx
                 if deck:
                     c = deck.pop()
                     g[y] = c
-                    sm[c >> 4] |= by
+                    u = c >> 4
+                    sm[u] = sm[u] | by
                     if FACE_CARD[c]:
                         fm |= by
                 else:
@@ -643,8 +694,10 @@ class LonelyFaceState(GameState):
                 old = g[x]
                 g[x] = c
                 bx = 1 << x
-                sm[old >> 4] ^= bx
-                sm[c >> 4] ^= bx
+                u = old >> 4
+                sm[u] = sm[u] ^ bx
+                u = c >> 4
+                sm[u] = sm[u] ^ bx
                 if FACE_CARD[old] != FACE_CARD[c]:
                     self.fmask ^= bx
                 hand = self.hands[seat]
@@ -676,8 +729,10 @@ class LonelyFaceState(GameState):
                 g[y] = cx
                 if (cx ^ cy) >> 4:
                     b = (1 << x) | (1 << y)
-                    sm[cx >> 4] ^= b
-                    sm[cy >> 4] ^= b
+                    u = cx >> 4
+                    sm[u] = sm[u] ^ b
+                    u = cy >> 4
+                    sm[u] = sm[u] ^ b
                 if FACE_CARD[cx] != FACE_CARD[cy]:
                     self.fmask ^= (1 << x) | (1 << y)
             else:  # PASS (L5d)
@@ -752,9 +807,12 @@ class LonelyFaceState(GameState):
                     if not any(1 << k & mask for k in self.known[seat]):
                         self.musts[seat].append(mask)
                     return False
-        self.forbid[seat] |= mask
+        forbid = self.forbid
+        forbid[seat] = forbid[seat] | mask
         if action == PASS and occ:
-            self.forbid[seat] |= SUIT_MASK[u]  # a pass with cards on the grid: no turn-suit card
+            forbid[seat] = (
+                forbid[seat] | SUIT_MASK[u]
+            )  # a pass with cards on the grid: no turn-suit card
         return True
 
     def _finish(self) -> None:
@@ -925,7 +983,7 @@ class LonelyFaceState(GameState):
         out["stall_turns"] = self.stall
         out["first_player"] = seat_name(self.first_player)
         if not self.die:
-            out["start_draws"] = [dict(r) for r in self._setup["start_draws"]]
+            out["start_draws"] = _draws_text(self.start_draws)
             td: dict[str, Any] = {
                 "left": len(self.turn_deck),
                 "turned": [cards.to_str(c) for c in self.turned],
@@ -1010,8 +1068,8 @@ class LonelyFaceState(GameState):
         for s in others:
             d.hands[s] = [*self.known[s], *chosen[s]]
         d.deck = rest
-        if self._setup:  # the real deal is not the sample's: keep only its public part
-            d._setup = {k: v for k, v in self._setup.items() if k == "start_draws"}
+        d._dealt = None  # the real deal is not the sample's (its start draws stay: public)
+        d._setup = None
         if not self.die:
             d.turn_deck.sort()
             std_shuffle(rng, d.turn_deck)
@@ -1119,9 +1177,23 @@ class LonelyFaceState(GameState):
 
 
 # ---------------------------------------------------------------------- helpers
+def _draws_text(draws: list[dict[int, int]]) -> list[dict[str, str]]:
+    """L3's start draws as a setup and a view write them: per round, seat → card."""
+    return [{seat_name(s): cards.to_str(c) for s, c in sorted(rnd.items())} for rnd in draws]
+
+
 def _tied_highest(rnd: Mapping[int, int]) -> list[int]:
-    best = max(HIGH[c] for c in rnd.values())
-    return sorted(s for s, c in rnd.items() if HIGH[c] == best)
+    best = 0
+    tied: list[int] = []
+    for s, c in rnd.items():
+        h = HIGH[c]
+        if h > best:
+            best = h
+            tied = [s]
+        elif h == best:
+            tied.append(s)
+    tied.sort()
+    return tied
 
 
 def _sample_hands(

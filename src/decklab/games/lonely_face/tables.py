@@ -60,6 +60,9 @@ TAKE: Final = 32
 SWAP: Final = 64
 """``SWAP + card * 16 + cell``: a hand card for a grid card (L5b)."""
 NUM_EDGES: Final = len(EDGES)
+EDGE_MASK: Final[list[int]] = [1 << a if b == a + 1 else 1 << (16 + a) for a, b in EDGES]
+"""Edge e's bit in a mask of horizontal edges (bit a: cells a, a+1) joined with vertical
+ones shifted up by 16 (bit 16 + a: cells a, a+4): a legality test is one and."""
 
 # The take actions of the pairs a flip of edge (x, y) may create, looked up before
 # the flip is made: first x's other neighbours (which the card from y will meet),
@@ -116,8 +119,8 @@ for _x in DECK:
             PAIR[_x << 6 | _y] = True
             SCORE[_x << 6 | _y] = pair_points(_x, _y)
 
-SWAP_ALL: Final[dict[int, list[int]]] = {c: [SWAP + c * 16 + i for i in range(CELLS)] for c in DECK}
-"""A hand card's swaps with a full grid."""
+SWAP_ALL: Final[list[list[int]]] = [[SWAP + c * 16 + i for i in range(CELLS)] for c in range(64)]
+"""``SWAP_ALL[c]``: hand card c's swaps with a full grid (a list by card: no hashing)."""
 
 SUIT_MASK: Final[list[int]] = [0] * 4
 """Bit ``c`` set for every card ``c`` of the suit (cards are < 64, so one int holds a set)."""
@@ -128,10 +131,10 @@ for _c in DECK:
     if cards.is_face(_c):
         FACE_MASK[_c >> 4] |= 1 << _c
 
-HIGH: Final[dict[int, int]] = {
-    c: 14 if cards.rank_of(c) == cards.ACE else cards.rank_of(c) for c in DECK
-}
-"""L3's start draw: 2 lowest … K, A highest; suits do not matter."""
+HIGH: Final[list[int]] = [
+    (14 if c & 15 == cards.ACE else c & 15) if c in DECK_SET else 0 for c in range(64)
+]
+"""``HIGH[c]``, L3's start draw: 2 lowest … K, A highest; suits do not matter."""
 
 DIE: Final = (cards.HEARTS, cards.HEARTS, cards.SPADES, cards.SPADES, cards.CLUBS, cards.DIAMONDS)
 """L1: the suit die's six faces."""

@@ -161,6 +161,7 @@ class NotoriousState(GameState):
     """A match of Notorious between ``num_players`` seats."""
 
     info = INFO
+    static_setup = True
 
     games: int
     rounds: int
@@ -195,6 +196,9 @@ class NotoriousState(GameState):
     _tbl: _Tables
     _to_act: tuple[int, ...]
     _legal: list[int] | None
+    _seat_legal: list[list[int] | None]
+    """Per seat, its play actions with its hand as it is now (None: not built yet). A play
+    drops one card's run of actions from its list: no rebuild from the whole hand."""
     _game_start: int
     _bonus_now: int
     _n2: int
@@ -333,6 +337,7 @@ class NotoriousState(GameState):
         self._game_start = len(self.history)
         self._to_act = self._tbl.seat[lead]
         self._legal = None
+        self._seat_legal = [None] * n
 
     def clone(self) -> NotoriousState:
         c = self._clone_base()
@@ -360,6 +365,7 @@ class NotoriousState(GameState):
         c._tbl = self._tbl
         c._to_act = self._to_act
         c._legal = self._legal  # rebuilt, never mutated
+        c._seat_legal = self._seat_legal.copy()  # the lists are replaced, never mutated
         c._game_start = self._game_start
         c._bonus_now = self._bonus_now
         c._n2 = self._n2
@@ -385,13 +391,16 @@ class NotoriousState(GameState):
 
     def _build_legal(self) -> list[int]:
         if self.phase == PLAY:
-            table = self._tbl.play
-            legal: list[int] = []
-            prev = -1
-            for c in self.hands[self.actor]:
-                if c != prev:  # a second copy (N1) gives the same actions
-                    legal += table[c]
-                    prev = c
+            legal = self._seat_legal[self.actor]
+            if legal is None:
+                table = self._tbl.play
+                legal = []
+                prev = -1
+                for c in self.hands[self.actor]:
+                    if c != prev:  # a second copy (N1) gives the same actions
+                        legal += table[c]
+                        prev = c
+                self._seat_legal[self.actor] = legal
             return legal
         seat = self.actor
         targets = [t for t in self.tied if t != seat]
@@ -425,11 +434,28 @@ class NotoriousState(GameState):
         """N3: the card goes in front of its target; a face-up card earns its bonus now (N4)."""
         card = action >> 5
         target = (action >> 1) & 15
-        self.hands[seat].remove(card)
+        hand = self.hands[seat]
+        i = hand.index(card)
+        hand.pop(i)
+        legal = self._seat_legal[seat]
+        if legal is not None and card not in hand:  # (with two decks, a copy may remain)
+            # The hand is sorted, each distinct card has a run of 2n actions (_build_legal),
+            # and the card's run comes after those of the distinct cards before it.
+            d = 0
+            prev = -1
+            for k in range(i):
+                if hand[k] != prev:
+                    d += 1
+                    prev = hand[k]
+            w = self._n2
+            self._seat_legal[seat] = legal[: d * w] + legal[(d + 1) * w :]
         self.plays.append(action)
-        self.gscore[target] += _VALUE[card]
+        # (``lst[i] = lst[i] + v``, not ``lst[i] += v``: compiled, the latter is a generic call)
+        gscore = self.gscore
+        gscore[target] = gscore[target] + _VALUE[card]
         if not action & 1:
-            self.bonus[target] += self._bonus_now
+            bonus = self.bonus
+            bonus[target] = bonus[target] + self._bonus_now
         self._legal = None
         turn = self.turn + 1
         if turn < self.num_players:
@@ -450,7 +476,7 @@ class NotoriousState(GameState):
         """After the last round: bonus to the match totals (N4), reveal, find the highest (N6)."""
         totals = self.totals
         for s, b in enumerate(self.bonus):
-            totals[s] += b
+            totals[s] = totals[s] + b
         self.phase = TIEBREAK
         top = self._highest()
         if len(top) == 1:
@@ -463,7 +489,10 @@ class NotoriousState(GameState):
     def _highest(self) -> list[int]:
         """The seats with the highest game score, in turn order from the lead-off."""
         g = self.gscore
-        best = max(g)
+        best = g[0]
+        for v in g:
+            if v > best:
+                best = v
         return [s for s in self.order if g[s] == best]
 
     def _next_giver(self) -> None:
@@ -492,8 +521,10 @@ class NotoriousState(GameState):
             self.drawn = -1
         else:
             self.hands[seat].remove(card)
+            self._seat_legal[seat] = None
         self.gives.append((seat, card, target, from_pack))
-        self.gscore[target] += _VALUE[card]
+        gscore = self.gscore
+        gscore[target] = gscore[target] + _VALUE[card]
         self._legal = None
         self.tb_pos += 1
         if self.tb_pos < len(self.tied):
@@ -513,7 +544,7 @@ class NotoriousState(GameState):
         g = self.gscore
         for s in range(self.num_players):
             if s not in dq:
-                totals[s] += g[s]
+                totals[s] = totals[s] + g[s]
         self.past.append(
             (
                 self.lead,
@@ -922,6 +953,7 @@ class NotoriousState(GameState):
             i += 1
         d.pack = pool[i:]
         d._legal = None
+        d._seat_legal = [None] * n
         # The deals as written (the first in the setup, later ones in the history's
         # shuffle lines) must agree with the new cards and say no more than ``seat``
         # knows: the current game's deck is rebuilt from the sample, finished games'
