@@ -98,7 +98,14 @@ def play_on_cards(page: Page, rng: random.Random, action: str | None = None) -> 
             if not page.evaluate("document.querySelector('.all-moves').open"):
                 page.click(".all-moves summary")
             page.click(f'.all-moves button[data-action="{action}"]')
+    # Another seat's event (a bot choosing in a simultaneous round) also moves the
+    # version on, so wait for this move itself: sent after its undo window, and answered.
     page.wait_for_function(
-        "v => Number(document.querySelector('.felt-wrap').dataset.version) > v", arg=before
+        """([v, n]) => {
+            const t = window.decklabTable;
+            return (t.played || 0) > n && t.pending === null && t.sending === null
+                && Number(document.querySelector('.felt-wrap').dataset.version) > v;
+        }""",
+        arg=[before, played],
     )
     return action
