@@ -17,7 +17,8 @@ deals in batches per task, agents built once per worker. Every random choice
 (the deal seed, each agent's seed) is derived from the arena seed and the
 deal's number, and results are consumed in deal order, so the report is the
 same whatever the number of worker processes or the backend (given budgets in
-iterations, not seconds).
+iterations, not seconds). Games are not kept: the report is built from running
+aggregates (:class:`Totals`), so memory stays flat in the number of games.
 """
 
 from __future__ import annotations
