@@ -119,8 +119,16 @@ def test_seat_rotations() -> None:
 
 def test_duplicate_deals_play_every_rotation_of_the_same_deal() -> None:
     report = run_arena(
-        "corporation", [LOOK, "random"], 8, seed=4, options=QUICK, players=4, progress=False
+        "corporation",
+        [LOOK, "random"],
+        8,
+        seed=4,
+        options=QUICK,
+        players=4,
+        progress=False,
+        keep_results=True,
     )
+    assert report.results is not None
     assert report.lineups == [
         [LOOK, "random", LOOK, "random"],
         ["random", LOOK, "random", LOOK],
@@ -149,7 +157,7 @@ def _without_timing(report: ArenaReport) -> dict[str, object]:
 
 
 def test_same_seed_same_report_whatever_the_workers() -> None:
-    args = dict(options=QUICK, players=4, progress=False, seed=7)
+    args = dict(options=QUICK, players=4, progress=False, seed=7, keep_results=True)
     specs = ["ismcts:iters=10", "random"]
     one = run_arena("corporation", specs, 6, workers=1, **args)  # type: ignore[arg-type]
     two = run_arena("corporation", specs, 6, workers=2, **args)  # type: ignore[arg-type]
@@ -193,7 +201,9 @@ def test_sprt_accepts_h0_between_equals() -> None:
 
 
 def test_sprt_works_with_several_workers() -> None:
-    args = dict(options=QUICK, players=4, sprt=(0.0, 150.0), progress=False, seed=1)
+    args = dict(
+        options=QUICK, players=4, sprt=(0.0, 150.0), progress=False, seed=1, keep_results=True
+    )
     one = run_arena("corporation", [LOOK, "random"], 400, workers=1, **args)  # type: ignore[arg-type]
     two = run_arena("corporation", [LOOK, "random"], 400, workers=2, **args)  # type: ignore[arg-type]
     assert _without_timing(one) == _without_timing(two)

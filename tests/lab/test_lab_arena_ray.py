@@ -20,7 +20,7 @@ def _without_timing(report: ArenaReport) -> dict[str, object]:
 
 
 def test_arena_on_a_local_ray_reports_what_local_workers_report(local_ray: object) -> None:
-    args = dict(options=QUICK, players=4, progress=False, seed=5)
+    args = dict(options=QUICK, players=4, progress=False, seed=5, keep_results=True)
     specs = ["greedy", "random"]
     local = run_arena("corporation", specs, 40, workers=1, **args)  # type: ignore[arg-type]
     on_ray = run_arena("corporation", specs, 40, ray="local", **args)  # type: ignore[arg-type]
@@ -30,7 +30,9 @@ def test_arena_on_a_local_ray_reports_what_local_workers_report(local_ray: objec
 
 def test_arena_sprt_on_a_local_ray_stops_where_local_workers_stop(local_ray: object) -> None:
     """The SPRT reads results in deal order; Ray's batches must come back in that order."""
-    args = dict(options=QUICK, players=4, progress=False, seed=1, sprt=(0.0, 150.0))
+    args = dict(
+        options=QUICK, players=4, progress=False, seed=1, sprt=(0.0, 150.0), keep_results=True
+    )
     specs = ["greedy", "random"]
     local = run_arena("corporation", specs, 400, workers=2, **args)  # type: ignore[arg-type]
     on_ray = run_arena("corporation", specs, 400, ray="local", **args)  # type: ignore[arg-type]

@@ -17,13 +17,13 @@ deals in batches per task, agents built once per worker. Every random choice
 (the deal seed, each agent's seed) is derived from the arena seed and the
 deal's number, and results are consumed in deal order, so the report is the
 same whatever the number of worker processes or the backend (given budgets in
-iterations, not seconds).
+iterations, not seconds). Games are not kept: the report is built from running
+aggregates (:class:`Totals`), so memory stays flat in the number of games.
 """
 
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -50,6 +50,7 @@ __all__ = [
     "ArenaReport",
     "DealJob",
     "GameResult",
+    "Totals",
     "agent_seed_spec",
     "derive_seed",
     "play_deal",
@@ -230,7 +231,8 @@ class ArenaReport:
     sprt: SprtResult | None
     seconds_per_decision: dict[str, float]
     """Wall time per decision by agent: varies from run to run, unlike everything else."""
-    results: list[GameResult] = field(default_factory=list, repr=False)
+    results: list[GameResult] | None = field(default=None, repr=False)
+    """Every game, in deal order: only when the arena ran with ``keep_results``."""
 
     @property
     def stopped_early(self) -> bool:
@@ -261,6 +263,8 @@ class ArenaReport:
             "seconds_per_decision": self.seconds_per_decision,
         }
         if include_games:
+            if self.results is None:
+                raise ArenaError("this arena kept no games: run it with keep_results=True")
             out["results"] = [
                 {
                     "deal": r.deal,
@@ -350,82 +354,124 @@ def deal_score(
     return total / count if count else None
 
 
-def fit_ratings(
-    deals: Sequence[Sequence[GameResult]],
-    agents: list[str],
-    lower_is_better: bool,
-    seed: int,
-    samples: int = BOOTSTRAP_SAMPLES,
-) -> list[Rating]:
-    """Ratings per agent on the Elo scale, with 95% percentile intervals from a bootstrap over deals.
+class Totals:
+    """What the report needs of every game played, kept as running aggregates.
 
-    At a table of two or more seats: the Plackett–Luce model of *who wins*
-    (:func:`decklab.lab.metrics.ratings`), so that the ratings order agents as
-    their win rates do. A pairwise model of the whole finishing order can
-    disagree with the win rates in a game like Corporation, where a strong
-    player wins more often but also finishes last more often (see
-    docs/metrics.md). Solo games, where nobody shares a table, compare the
-    agents' scores on the same deal instead: Bradley–Terry on those pairs.
+    Memory is flat in the number of games: win shares, scores and lengths go
+    into :class:`decklab.lab.stats.Tally` counts, and a deal enters the ratings
+    through its pattern (its Plackett–Luce statistics, or in a solo game its
+    matrix of pairwise results), counted; the patterns a game can produce are
+    bounded by its combinatorics, not by how many deals were played.
     """
-    if deals and len(deals[0][0].lineup) > 1:
-        return _luce_ratings(deals, agents, lower_is_better, seed, samples)
-    k = len(agents)
-    per_deal = [pair_matrix([d], k, lower_is_better) for d in deals]
 
-    def fit(indices: Sequence[int]) -> list[float]:
-        wins = [[0.0] * k for _ in range(k)]
-        for d in indices:
-            m = per_deal[d]
-            for i in range(k):
-                row = wins[i]
-                for j in range(k):
-                    row[j] += m[i][j]
-        return stats.bradley_terry(wins)
+    def __init__(self, agents: Sequence[str], seats: int, lower_is_better: bool) -> None:
+        self.agents = list(agents)
+        self.seats = seats
+        self.lower_is_better = lower_is_better
+        k = len(self.agents)
+        self.agent_shares = [stats.Tally() for _ in range(k)]
+        self.agent_scores = [stats.Tally() for _ in range(k)]
+        self.seat_shares = [stats.Tally() for _ in range(seats)]
+        self.seat_scores = [stats.Tally() for _ in range(seats)]
+        self.length = stats.Tally()
+        self.deals = 0
+        self.games = 0
+        self.patterns: dict[Any, int] = {}
+        """Deal pattern → how many deals had it (in order of first appearance)."""
 
-    point = fit(range(len(deals)))
-    if len(deals) < MIN_BOOTSTRAP_DEALS:  # resampling a handful of deals says nothing
-        return [Rating(spec, point[i], math.nan, math.nan) for i, spec in enumerate(agents)]
-    rng = random.Random(derive_seed(seed, 0xB007))
-    draws = [fit([rng.randrange(len(deals)) for _ in deals]) for _ in range(samples)]
-    out = []
-    for i, spec in enumerate(agents):
-        column = sorted(d[i] for d in draws)
-        low = column[int(0.025 * (samples - 1))]
-        high = column[math.ceil(0.975 * (samples - 1))]
-        out.append(Rating(spec, point[i], low, high))
-    return out
+    def add(self, results: Sequence[GameResult]) -> None:
+        """Count one deal's games."""
+        self.deals += 1
+        self.games += len(results)
+        for r in results:
+            for seat, a in enumerate(r.lineup):
+                share, score = r.shares[seat], r.scores[seat]
+                self.agent_shares[a].add(share)
+                self.agent_scores[a].add(score)
+                self.seat_shares[seat].add(share)
+                self.seat_scores[seat].add(score)
+            self.length.add(float(r.decisions))
+        if len(self.agents) >= 2 and results:
+            key = self._pattern(results)
+            self.patterns[key] = self.patterns.get(key, 0) + 1
+
+    def _pattern(self, results: Sequence[GameResult]) -> Any:
+        if self.seats == 1:
+            matrix = pair_matrix([results], len(self.agents), self.lower_is_better)
+            return tuple(tuple(row) for row in matrix)
+        from decklab.lab import metrics
+
+        rows = metrics.Rows(
+            players=self.seats,
+            agents=self.agents,
+            lineup=[list(g.lineup) for g in results],
+            scores=[list(g.scores) for g in results],
+            shares=[list(g.shares) for g in results],
+            length=[g.decisions for g in results],
+            lower_is_better=self.lower_is_better,
+        )
+        return metrics.luce_pattern(rows, depth=1)
+
+    def ratings(self, seed: int, samples: int = BOOTSTRAP_SAMPLES) -> list[Rating]:
+        """Ratings per agent on the Elo scale, with 95% percentile intervals from a bootstrap over deals.
+
+        At a table of two or more seats: the Plackett–Luce model of *who wins*
+        (:func:`decklab.lab.metrics.pattern_ratings`), so that the ratings order
+        agents as their win rates do. A pairwise model of the whole finishing
+        order can disagree with the win rates in a game like Corporation, where
+        a strong player wins more often but also finishes last more often (see
+        docs/metrics.md). Solo games, where nobody shares a table, compare the
+        agents' scores on the same deal instead: Bradley–Terry on those pairs.
+        The bootstrap draws how many times each deal pattern is resampled from
+        a multinomial: the distribution of resampling deals one by one.
+        """
+        enough = self.deals >= MIN_BOOTSTRAP_DEALS  # resampling a handful of deals says nothing
+        if self.seats > 1:
+            from decklab.lab import metrics
+
+            fitted = metrics.pattern_ratings(
+                self.agents, self.patterns, samples=samples if enough else 0, seed=seed
+            )
+            return [Rating(r["agent"], r["elo"], r["low"], r["high"]) for r in fitted]
+        import numpy as np
+
+        k = len(self.agents)
+        matrices = list(self.patterns)
+        counts = list(self.patterns.values())
+
+        def fit(weights: Sequence[int]) -> list[float]:
+            wins = [[0.0] * k for _ in range(k)]
+            for m, c in zip(matrices, weights, strict=True):
+                if not c:
+                    continue
+                for i in range(k):
+                    row = wins[i]
+                    for j in range(k):
+                        row[j] += c * m[i][j]
+            return stats.bradley_terry(wins)
+
+        point = fit(counts)
+        if not enough:
+            return [
+                Rating(spec, point[i], math.nan, math.nan) for i, spec in enumerate(self.agents)
+            ]
+        rng = np.random.default_rng(derive_seed(seed, 0xB007))
+        share = np.array(counts, dtype=float) / self.deals
+        draws = [fit(rng.multinomial(self.deals, share).tolist()) for _ in range(samples)]
+        out = []
+        for i, spec in enumerate(self.agents):
+            column = sorted(d[i] for d in draws)
+            low = column[int(0.025 * (samples - 1))]
+            high = column[math.ceil(0.975 * (samples - 1))]
+            out.append(Rating(spec, point[i], low, high))
+        return out
 
 
-def _luce_ratings(
-    deals: Sequence[Sequence[GameResult]],
-    agents: list[str],
-    lower_is_better: bool,
-    seed: int,
-    samples: int,
-) -> list[Rating]:
-    from decklab.lab import metrics
-
-    flat = [g for d in deals for g in d]
-    rows = metrics.Rows(
-        players=len(flat[0].lineup),
-        agents=agents,
-        lineup=[list(g.lineup) for g in flat],
-        scores=[list(g.scores) for g in flat],
-        shares=[list(g.shares) for g in flat],
-        length=[g.decisions for g in flat],
-        deal=[g.deal for g in flat],
-        lower_is_better=lower_is_better,
-    )
-    enough = len(deals) >= MIN_BOOTSTRAP_DEALS
-    fitted = metrics.ratings(rows, depth=1, samples=samples if enough else 0, seed=seed)
-    return [Rating(r["agent"], r["elo"], r["low"], r["high"]) for r in fitted]
-
-
-def _rate(label: str, shares: list[float], scores: list[float]) -> Rate:
-    wins = math.fsum(shares)
-    n = len(shares)
+def _rate(label: str, shares: stats.Tally, scores: stats.Tally) -> Rate:
+    wins = shares.total()
+    n = shares.n
     low, high = stats.wilson(wins, n)
-    mean, s_low, s_high = stats.mean_interval(scores)
+    mean, s_low, s_high = stats.tally_mean_interval(scores)
     return Rate(label, n, wins, wins / n if n else math.nan, low, high, mean, s_low, s_high)
 
 
@@ -443,6 +489,7 @@ def run_arena(
     alpha: float = 0.05,
     beta: float = 0.05,
     ray: str | None = None,
+    keep_results: bool = False,
 ) -> ArenaReport:
     """Play at least ``games`` games (whole deals: every deal in every rotation) and report.
 
@@ -452,7 +499,10 @@ def run_arena(
     first two different specs against each other and stops when it decides.
     ``ray`` runs the batches on Ray instead of local processes (a cluster's
     address, or ``"local"`` to start one here with ``workers`` CPUs): the same
-    runner, so the same seed gives the same report.
+    runner, so the same seed gives the same report. The report is built from
+    running aggregates (:class:`Totals`), so memory stays flat however many
+    games are played; ``keep_results`` also keeps every game's result (about
+    1 KB each) in :attr:`ArenaReport.results`, for small runs that list them.
     """
     if workers < 1:
         raise ArenaError(f"workers must be at least 1, not {workers}")
@@ -471,8 +521,11 @@ def run_arena(
             raise ArenaError(f"the SPRT needs elo0 < elo1, not {sprt[0]:g} and {sprt[1]:g}")
     deals_planned = plan.deals
 
-    deals: list[list[GameResult]] = []
-    sprt_scores: list[float] = []
+    totals = Totals(agents, n, info.lower_is_better)
+    kept: list[GameResult] | None = [] if keep_results else None
+    sprt_counts: dict[float, float] = {}
+    """Each per-deal SPRT score, rounded as :func:`stats.sprt_llr` rounds it → how often."""
+    sprt_tally = stats.Tally()
     decided: list[SprtResult | None] = [None]
     lower, upper = stats.sprt_bounds(alpha, beta)
     think = [0.0] * len(agents)
@@ -480,25 +533,29 @@ def run_arena(
 
     def sprt_state(accepted: str | None) -> SprtResult:
         assert sprt is not None
-        llr = stats.sprt_llr(sprt_scores, sprt[0], sprt[1])
-        mean = math.fsum(sprt_scores) / len(sprt_scores) if sprt_scores else math.nan
+        llr = stats.sprt_llr_counts(sprt_counts, sprt_tally.n, sprt[0], sprt[1])
+        mean = sprt_tally.total() / sprt_tally.n if sprt_tally.n else math.nan
         return SprtResult(
             agents[0], agents[1], sprt[0], sprt[1], alpha, beta, llr, lower, upper,
-            accepted, len(deals), mean,
+            accepted, totals.deals, mean,
         )  # fmt: skip
 
     bar = _Progress(progress, plan.games, f"{info.title}: {' vs '.join(agents)}")
 
     def consume(results: list[GameResult]) -> bool:
-        deals.append(results)
+        totals.add(results)
+        if kept is not None:
+            kept.extend(results)
         bar.advance(len(results))
         if sprt is None:
             return False
         x = deal_score(results, 0, 1, info.lower_is_better)
         if x is not None:
-            sprt_scores.append(x)
-        llr = stats.sprt_llr(sprt_scores, sprt[0], sprt[1])
-        if len(sprt_scores) >= SPRT_MIN_DEALS and (llr >= upper or llr <= lower):
+            key = round(x, 9)
+            sprt_counts[key] = sprt_counts.get(key, 0.0) + 1.0
+            sprt_tally.add(x)
+        llr = stats.sprt_llr_counts(sprt_counts, sprt_tally.n, sprt[0], sprt[1])
+        if sprt_tally.n >= SPRT_MIN_DEALS and (llr >= upper or llr <= lower):
             decided[0] = sprt_state("H1" if llr >= upper else "H0")
             return True
         return False
@@ -515,18 +572,7 @@ def run_arena(
         finally:
             batches.close()
 
-    flat = [r for d in deals for r in d]
-    by_agent_shares: list[list[float]] = [[] for _ in agents]
-    by_agent_scores: list[list[float]] = [[] for _ in agents]
-    by_seat_shares: list[list[float]] = [[] for _ in range(n)]
-    by_seat_scores: list[list[float]] = [[] for _ in range(n)]
-    for r in flat:
-        for seat, a in enumerate(r.lineup):
-            by_agent_shares[a].append(r.shares[seat])
-            by_agent_scores[a].append(r.scores[seat])
-            by_seat_shares[seat].append(r.shares[seat])
-            by_seat_scores[seat].append(r.scores[seat])
-    ratings = fit_ratings(deals, agents, info.lower_is_better, seed) if len(agents) >= 2 else None
+    ratings = totals.ratings(seed) if len(agents) >= 2 else None
     sprt_result = decided[0]
     if sprt is not None and sprt_result is None:
         sprt_result = sprt_state(None)
@@ -540,19 +586,22 @@ def run_arena(
         unfair=[a for a in agents if not is_fair(a)],
         lineups=[[agents[a] for a in lineup] for lineup in lineups],
         deals_planned=deals_planned,
-        deals=len(deals),
-        games=len(flat),
+        deals=totals.deals,
+        games=totals.games,
         per_agent=[
-            _rate(spec, by_agent_shares[i], by_agent_scores[i]) for i, spec in enumerate(agents)
+            _rate(spec, totals.agent_shares[i], totals.agent_scores[i])
+            for i, spec in enumerate(agents)
         ],
-        per_seat=[_rate(seat_name(s), by_seat_shares[s], by_seat_scores[s]) for s in range(n)],
-        mean_length=stats.mean_interval([float(r.decisions) for r in flat]),
+        per_seat=[
+            _rate(seat_name(s), totals.seat_shares[s], totals.seat_scores[s]) for s in range(n)
+        ],
+        mean_length=stats.tally_mean_interval(totals.length),
         ratings=ratings,
         sprt=sprt_result,
         seconds_per_decision={
             spec: think[i] / moves[i] if moves[i] else 0.0 for i, spec in enumerate(agents)
         },
-        results=flat,
+        results=kept,
     )
 
 

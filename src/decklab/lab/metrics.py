@@ -558,6 +558,72 @@ def ratings(
     return out
 
 
+LucePattern = tuple[tuple[float, ...], tuple[tuple[tuple[int, ...], float], ...]]
+"""One deal's Plackett–Luce statistics (:func:`luce_statistics`): each agent's picks,
+and each table composition's weight. Deals with the same pattern contribute the same."""
+
+
+def luce_pattern(rows: Rows, depth: int | None = 1) -> LucePattern:
+    """The pattern of one deal's games (``rows`` holds that deal only)."""
+    wins, tables = luce_statistics(choice_sets(rows, depth), len(rows.agents))
+    return tuple(wins), tuple(sorted(tables.items()))
+
+
+def pattern_ratings(
+    agents: Sequence[str],
+    patterns: Mapping[LucePattern, int],
+    samples: int = 200,
+    seed: int = 0,
+) -> list[dict[str, Any]]:
+    """:func:`ratings` from how many deals had each pattern, in memory bounded by the
+    game's combinatorics rather than by the number of deals.
+
+    The point ratings are those of :func:`ratings` on the same deals (to rounding:
+    the sums are taken in another order). The bootstrap draws each pattern's
+    count from a multinomial over the observed patterns, which is exactly the
+    distribution of resampling the deals one by one; its draws are not the
+    same draws as :func:`ratings` makes, so the intervals differ from its by
+    Monte Carlo noise, and are as reproducible from the seed.
+    """
+    import numpy as np
+
+    k = len(agents)
+    if k < 2 or not patterns:
+        return []
+    keys: dict[tuple[int, ...], int] = {}
+    for _, tables in patterns:
+        for key, _ in tables:
+            keys.setdefault(key, len(keys))
+    w_matrix = np.array([wins for wins, _ in patterns], dtype=float).reshape(len(patterns), k)
+    t_matrix = np.zeros((len(patterns), len(keys)))
+    for p, (_, tables) in enumerate(patterns):
+        for key, v in tables:
+            t_matrix[p, keys[key]] = v
+    counts = np.array(list(patterns.values()), dtype=np.int64)
+    key_list = list(keys)
+
+    def fit(weights: Any, iterations: int) -> list[float]:
+        wins = (weights @ w_matrix).tolist()
+        totals = (weights @ t_matrix).tolist()
+        return fit_luce(wins, dict(zip(key_list, totals, strict=True)), iterations=iterations)
+
+    point = fit(counts.astype(float), 5_000)
+    out: list[dict[str, Any]] = [
+        {"agent": a, "elo": point[i], "low": math.nan, "high": math.nan}
+        for i, a in enumerate(agents)
+    ]
+    n = int(counts.sum())
+    if n >= 5 and samples > 0:
+        rng = np.random.default_rng(derive_seed(seed, 0xB007))
+        share = counts / n
+        draws = [fit(rng.multinomial(n, share).astype(float), 500) for _ in range(samples)]
+        for i in range(k):
+            column = sorted(d[i] for d in draws)
+            out[i]["low"] = column[int(0.025 * (samples - 1))]
+            out[i]["high"] = column[math.ceil(0.975 * (samples - 1))]
+    return out
+
+
 def _subset(rows: Rows, idx: Sequence[int]) -> Rows:
     return Rows(
         players=rows.players,

@@ -6,7 +6,8 @@ Nothing here knows a game; it works on win shares, scores and pairwise results.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
 
 Z95 = 1.959963984540054
 """The two-sided 95% normal quantile."""
@@ -38,6 +39,92 @@ def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float
     if n < 2:
         return (mean, mean, mean)
     var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+    half = z * math.sqrt(var / n)
+    return (mean, mean - half, mean + half)
+
+
+class Tally:
+    """A running multiset of floats: the sums that :func:`mean_interval` and
+    ``math.fsum`` need, in memory bounded by the distinct values, not by how many.
+
+    Game results take few distinct values (whole scores, win shares 1/k, move
+    counts), so the tally keeps a count per value and its figures are exactly
+    those of the full list: an exact rational sum rounded once is what
+    ``math.fsum`` returns. Past :attr:`LIMIT` distinct values (continuous
+    scores) it folds into exact power sums; the mean stays exact and the
+    interval agrees with :func:`mean_interval` to rounding (about 1e-15).
+    """
+
+    LIMIT = 4096
+
+    def __init__(self, values: Iterable[float] = ()) -> None:
+        self.counts: dict[float, int] = {}
+        self.n = 0
+        self._sums: list[Fraction] | None = None
+        """Σx and Σx² once folded (None while the counts are kept)."""
+        self._odd: list[float] = []
+        """Non-finite values (no exact arithmetic for them; they are rare)."""
+        for v in values:
+            self.add(v)
+
+    def add(self, value: float, times: int = 1) -> None:
+        self.n += times
+        if not math.isfinite(value):
+            self._odd.extend([value] * times)
+        elif self._sums is not None:
+            x = Fraction(value)
+            self._sums[0] += x * times
+            self._sums[1] += x * x * times
+        elif value in self.counts:
+            self.counts[value] += times
+        elif len(self.counts) < self.LIMIT:
+            self.counts[value] = times
+        else:
+            self._fold()
+            self.add(value, times)
+            self.n -= times
+
+    def _fold(self) -> None:
+        s1 = s2 = Fraction(0)
+        for v, c in self.counts.items():
+            x = Fraction(v)
+            s1 += x * c
+            s2 += x * x * c
+        self._sums = [s1, s2]
+        self.counts = {}
+
+    def total(self) -> float:
+        """``math.fsum`` of the values, exactly."""
+        if self._odd:
+            return math.fsum([*self._odd, self._exact_sum()])
+        return self._exact_sum()
+
+    def _exact_sum(self) -> float:
+        if self._sums is not None:
+            return float(self._sums[0])
+        return float(sum((Fraction(v) * c for v, c in self.counts.items()), Fraction(0)))
+
+    def squared_deviations(self, centre: float) -> float:
+        """``math.fsum((v - centre) ** 2 for v in values)``: exact while counts are kept."""
+        if self._odd:
+            return math.nan
+        if self._sums is not None:
+            c = Fraction(centre)
+            return float(self._sums[1] - 2 * c * self._sums[0] + self.n * c * c)
+        return float(
+            sum((Fraction((v - centre) ** 2) * k for v, k in self.counts.items()), Fraction(0))
+        )
+
+
+def tally_mean_interval(tally: Tally, z: float = Z95) -> tuple[float, float, float]:
+    """:func:`mean_interval` of the values a :class:`Tally` holds."""
+    n = tally.n
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    mean = tally.total() / n
+    if n < 2:
+        return (mean, mean, mean)
+    var = tally.squared_deviations(mean) / (n - 1)
     half = z * math.sqrt(var / n)
     return (mean, mean - half, mean + half)
 
@@ -118,13 +205,20 @@ def sprt_llr(scores: Sequence[float], elo0: float, elo1: float) -> float:
     Bergh's MLE method). A small pseudo-count at 0 and at 1, as fishtest adds
     to empty cells, keeps both hypotheses reachable after a few units.
     """
-    n = len(scores)
-    if n == 0:
-        return 0.0
     counts: dict[float, float] = {}
     for x in scores:
         key = round(x, 9)
         counts[key] = counts.get(key, 0.0) + 1.0
+    return sprt_llr_counts(counts, len(scores), elo0, elo1)
+
+
+def sprt_llr_counts(observed: Mapping[float, float], n: int, elo0: float, elo1: float) -> float:
+    """:func:`sprt_llr` from its sufficient statistics: how often each score
+    (rounded to 9 places, in order of first appearance) was seen, and how many
+    units there were. A running match keeps these instead of every score."""
+    if n == 0:
+        return 0.0
+    counts = dict(observed)
     counts[0.0] = counts.get(0.0, 0.0) + 1e-3
     counts[1.0] = counts.get(1.0, 0.0) + 1e-3
     total = sum(counts.values())
