@@ -30,14 +30,21 @@ from decklab.engine import records
 from decklab.engine.errors import DecklabError, OptionError, RecordError
 from decklab.engine.registry import game_names, get_game
 from decklab.engine.state import CHANCE, GameState, Viewer, seat_index, seat_name
-from decklab.server import frames
+from decklab.server import frames, trace
 from decklab.server.bots import BotPool
 from decklab.server.config import Settings
 from decklab.server.coordination import Coordinator, LocalCoordinator
 from decklab.server.logline import Entry, move_entries
 from decklab.server.store.committer import GroupCommitter
-from decklab.server.store.models import ActionRow, ChatRow, SeatRow, SoloResultRow, TableRow
-from decklab.server.store.queries import LoadedTable, SeatChange, Store, VersionConflict, Write
+from decklab.server.store.models import ChatRow, SeatRow, SoloResultRow, TableRow
+from decklab.server.store.queries import (
+    LoadedTable,
+    NewAction,
+    SeatChange,
+    Store,
+    VersionConflict,
+    Write,
+)
 from decklab.server.tokens import hash_token, matches, new_token
 
 log = logging.getLogger("decklab.server")
@@ -728,6 +735,7 @@ class TableService:
         after.apply(seat, action)
         chance = [str(a) for _, a in after.history[index + 1 :]]
         new_version = table.version + 1
+        trace.mark(table.id, new_version, "validated")
         clock_changes, clock_values = self._clock_after_move(table, seat, after)
         values: dict[str, Any] = {}
         solo = None
@@ -738,7 +746,7 @@ class TableService:
             table,
             table_values=values,
             seats=clock_changes,
-            action=ActionRow(
+            action=NewAction(
                 table_id=table.id,
                 seq=table.actions + 1,
                 actor=seat,
@@ -749,6 +757,7 @@ class TableService:
             ),
             solo=solo,
         )
+        trace.mark(table.id, new_version, "committed")
         table.state = after
         table.actions += 1
         for s, ms in clock_values.items():
@@ -761,6 +770,7 @@ class TableService:
             table.status, table.outcome = "finished", values["outcome"]
             table.running_since.clear()
         self._publish(table, "action", {"seat": seat_name(seat)}, tuple(added))
+        trace.mark(table.id, new_version, "queued")
         if values:
             self._publish_more(table, "end", {"result": table.outcome})
         return new_version
@@ -771,7 +781,7 @@ class TableService:
         *,
         table_values: dict[str, Any] | None = None,
         seats: Sequence[SeatChange] = (),
-        action: ActionRow | None = None,
+        action: NewAction | None = None,
         drop_actions_from: int | None = None,
         solo: SoloResultRow | None = None,
     ) -> None:
