@@ -75,6 +75,16 @@ def cpu_seconds(pid: int) -> float:
     return sum(int(fields[i]) for i in (11, 12, 13, 14)) / ticks
 
 
+def run_queue_wait(pid: int) -> float:
+    """Seconds the process's threads have spent runnable but waiting for a CPU (the
+    kernel's schedstat): the time a busy machine takes from a server that wants to run."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            total += int((task / "schedstat").read_text().split()[1])
+    return total / 1e9
+
+
 def free_port() -> int:
     from tests.server.serverproc import free_port as pick
 
@@ -302,6 +312,7 @@ def load(
         # The server's and the machine's CPU over the play window only (not the set-up).
         time.sleep(max(0.0, start_at - time.time()))
         cpu0, busy0, t0 = cpu_seconds(server_pid), machine_busy()[0], time.monotonic()
+        wait0 = run_queue_wait(server_pid)
         profiler = None
         if spy is not None:  # py-spy (pip install py-spy) samples the server meanwhile
             profiler = subprocess.Popen(
@@ -327,6 +338,7 @@ def load(
             profiler.wait(seconds + 30)
         window = time.monotonic() - t0
         server_cpu = (cpu_seconds(server_pid) - cpu0) / window
+        server_wait = (run_queue_wait(server_pid) - wait0) / window
         busy = (machine_busy()[0] - busy0) / window
         got = pending.get()
     started = min(g["started"] for g in got)
@@ -346,6 +358,8 @@ def load(
         "p99_ms": _ms(pct(lat, 0.99)),
         "sent": sum(g["sent"] for g in got),
         "server_cpu": server_cpu,
+        "server_cpu_ms_per_move": 1000 * server_cpu * seconds / max(1, len(lat)),
+        "server_run_queue_wait": server_wait,
         "client_cpu": client_cpu,
         "machine_busy_cores": busy,
         "others_cores": max(0.0, busy - server_cpu - client_cpu),
@@ -583,6 +597,7 @@ def line(got: dict[str, Any]) -> str:
     return (
         f"{got['moves_per_s']:7.1f} moves/s  p50 {got['p50_ms'] or 0:7.1f} ms  "
         f"p99 {got['p99_ms'] or 0:7.1f} ms  CPU: server {got['server_cpu']:.2f} "
+        f"({got['server_cpu_ms_per_move']:.2f} ms/move, waited {got['server_run_queue_wait']:.2f}) "
         f"clients {got['client_cpu']:.2f} ({got['clients']} procs) "
         f"machine {got['machine_busy_cores']:.2f}  "
         f"client lag p99 {got['client_lag_p99_ms'] or 0:.1f} ms  "

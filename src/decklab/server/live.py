@@ -219,6 +219,7 @@ async def live(ws: WebSocket, table_id: str) -> None:
                 "seat": None if viewer is None else f"p{viewer + 1}",
                 "version": table.version,
                 "heartbeat_s": settings.heartbeat_s,
+                "process": service.process_id,
             }
         )
     )

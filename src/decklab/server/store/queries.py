@@ -13,7 +13,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Table, bindparam, delete, insert, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Table,
+    bindparam,
+    delete,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.orm import sessionmaker
 
 from decklab.server.store.models import (
@@ -52,6 +62,21 @@ class LoadedTable:
     seats: list[SeatRow]
     actions: list[ActionRow]
     chat: list[ChatRow]
+
+
+@dataclass(frozen=True)
+class TableNews:
+    """What a table has in the database beyond what a process already holds: the table
+    and seat rows, the actions after the ones it holds (and the one it holds last, to
+    check it is still there), the chat after its last message, and how many actions
+    are stored in all."""
+
+    table: TableRow
+    seats: list[SeatRow]
+    last_known: ActionRow | None
+    actions: list[ActionRow]
+    chat: list[ChatRow]
+    stored: int
 
 
 @dataclass(frozen=True)
@@ -131,6 +156,41 @@ class Store:
                 db.scalars(select(ChatRow).where(ChatRow.table_id == table_id).order_by(ChatRow.id))
             )
             return LoadedTable(table, seats, actions, chat)
+
+    def news(self, table_id: str, after_seq: int, after_chat: int) -> TableNews | None:
+        """What :class:`TableNews` says, in one read transaction."""
+        with self.sessions() as db:
+            table = db.get(TableRow, table_id)
+            if table is None:
+                return None
+            seats = list(
+                db.scalars(
+                    select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat)
+                )
+            )
+            actions = list(
+                db.scalars(
+                    select(ActionRow)
+                    .where(ActionRow.table_id == table_id, ActionRow.seq >= max(1, after_seq))
+                    .order_by(ActionRow.seq)
+                )
+            )
+            last_known = None
+            if after_seq > 0 and actions and actions[0].seq == after_seq:
+                last_known = actions.pop(0)
+            stored = db.scalar(
+                select(func.coalesce(func.max(ActionRow.seq), 0)).where(
+                    ActionRow.table_id == table_id
+                )
+            )
+            chat = list(
+                db.scalars(
+                    select(ChatRow)
+                    .where(ChatRow.table_id == table_id, ChatRow.id > after_chat)
+                    .order_by(ChatRow.id)
+                )
+            )
+            return TableNews(table, seats, last_known, actions, chat, int(stored or 0))
 
     def version(self, table_id: str) -> int | None:
         with self.sessions() as db:
