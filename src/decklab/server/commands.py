@@ -74,14 +74,17 @@ def uvicorn_options(host: str, port: int, log_level: str) -> dict[str, Any]:
     }
 
 
-def run_one(settings: Settings, host: str, port: int, log_level: str = "info") -> None:
-    """Serve in this process until stopped."""
+def run_one(
+    settings: Settings, host: str, port: int, log_level: str = "info", app: Any = None
+) -> None:
+    """Serve in this process until stopped (``app``: one already built from ``settings``,
+    as a parent that forks servers builds it once)."""
     import uvicorn
 
     from decklab.server.api.app import create_app
 
     tune_process()
-    uvicorn.run(create_app(settings), **uvicorn_options(host, port, log_level))
+    uvicorn.run(app or create_app(settings), **uvicorn_options(host, port, log_level))
 
 
 def register(app: typer.Typer) -> None:
