@@ -75,13 +75,40 @@ def cpu_seconds(pid: int) -> float:
     return sum(int(fields[i]) for i in (11, 12, 13, 14)) / ticks
 
 
-def run_queue_wait(pid: int) -> float:
-    """Seconds the process's threads have spent runnable but waiting for a CPU (the
-    kernel's schedstat): the time a busy machine takes from a server that wants to run."""
-    total = 0
-    for task in Path(f"/proc/{pid}/task").iterdir():
+def tree(pid: int) -> list[int]:
+    """The process and all its descendants (``--processes N`` workers, bot workers)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                children.setdefault(parent, []).append(int(entry.name))
+    out, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        out.append(current)
+        todo.extend(children.get(current, []))
+    return out
+
+
+def tree_cpu(pid: int) -> float:
+    total = 0.0
+    for member in tree(pid):
         with contextlib.suppress(OSError, ValueError, IndexError):
-            total += int((task / "schedstat").read_text().split()[1])
+            total += cpu_seconds(member)
+    return total
+
+
+def run_queue_wait(pid: int) -> float:
+    """Seconds the threads of the process tree have spent runnable but waiting for a CPU
+    (the kernel's schedstat): the time a busy machine takes from a server that wants to
+    run."""
+    total = 0
+    for member in tree(pid):
+        with contextlib.suppress(OSError):
+            for task in Path(f"/proc/{member}/task").iterdir():
+                with contextlib.suppress(OSError, ValueError, IndexError):
+                    total += int((task / "schedstat").read_text().split()[1])
     return total / 1e9
 
 
@@ -311,7 +338,7 @@ def load(
         pending = pool.map_async(_slice_main, jobs)
         # The server's and the machine's CPU over the play window only (not the set-up).
         time.sleep(max(0.0, start_at - time.time()))
-        cpu0, busy0, t0 = cpu_seconds(server_pid), machine_busy()[0], time.monotonic()
+        cpu0, busy0, t0 = tree_cpu(server_pid), machine_busy()[0], time.monotonic()
         wait0 = run_queue_wait(server_pid)
         profiler = None
         if spy is not None:  # py-spy (pip install py-spy) samples the server meanwhile
@@ -337,7 +364,7 @@ def load(
         if profiler is not None:
             profiler.wait(seconds + 30)
         window = time.monotonic() - t0
-        server_cpu = (cpu_seconds(server_pid) - cpu0) / window
+        server_cpu = (tree_cpu(server_pid) - cpu0) / window
         server_wait = (run_queue_wait(server_pid) - wait0) / window
         busy = (machine_busy()[0] - busy0) / window
         got = pending.get()
@@ -392,13 +419,24 @@ send them; the last seat's client reads it."""
 
 
 def breakdown(
-    moves: list[tuple[str, int, float, float, float]], trace: Path, window: tuple[float, float]
+    moves: list[tuple[str, int, float, float, float]],
+    traces: list[Path],
+    window: tuple[float, float],
 ) -> dict[str, Any]:
     """Where a move's time goes: p50/p99 of each phase, joining the clients' stamps with
     the server's (the same monotonic clock), plus the server's own event-loop lateness
     and its group-commit batches."""
-    data = json.loads(trace.read_text())
-    stamps = {(e["table"], e["version"]): e for e in data["events"]}
+    data: dict[str, list[Any]] = {"events": [], "loop_lag": [], "batches": []}
+    for trace in traces:  # one per server process
+        got = json.loads(trace.read_text())
+        for key, rows in data.items():
+            rows.extend(got[key])
+    stamps: dict[tuple[str, int], dict[str, list[float]]] = {}
+    for e in data["events"]:  # a move's stamps may come from two processes
+        merged = stamps.setdefault((e["table"], e["version"]), {})
+        for phase, times in e.items():
+            if phase not in {"table", "version"}:
+                merged.setdefault(phase, []).extend(times)
     spans: dict[str, list[float]] = {name: [] for name, _, _ in PHASES}
     for table, version, sent, _first, last in moves:
         server = stamps.get((table, version))
@@ -436,7 +474,7 @@ def start_decklab(
     database: str, home: Path, extra: list[str]
 ) -> tuple[subprocess.Popen[bytes], int]:
     port = free_port()
-    env = {**os.environ, "DECKLAB_HOME": str(home), "DECKLAB_TRACE": str(home / "trace.json")}
+    env = {**os.environ, "DECKLAB_HOME": str(home), "DECKLAB_TRACE": str(home / "trace-{pid}.json")}
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -458,6 +496,15 @@ def start_decklab(
         stderr=open(home / "server.log", "ab"),  # noqa: SIM115 - closed with the process
     )
     wait_up(f"http://127.0.0.1:{port}", proc)
+    if "--processes" in extra:  # every worker up before the tables are made
+        wanted = int(extra[extra.index("--processes") + 1])
+        seen: set[str] = set()
+        deadline = time.monotonic() + 180
+        while len(seen) < wanted and time.monotonic() < deadline:
+            with contextlib.suppress(httpx.HTTPError):
+                answer = httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=2)
+                seen.add(answer.json()["process"])
+            time.sleep(0.05)
     return proc, port
 
 
@@ -516,9 +563,10 @@ def measure(
         proc.terminate()
         proc.wait(30)
     moves = result.pop("_moves")
-    if kind != "peer" and (home / "trace.json").exists():
+    traces = sorted(home.glob("trace-*.json"))
+    if kind != "peer" and traces:
         window = (result["window_start"], result["window_start"] + seconds)
-        result.update(breakdown(moves, home / "trace.json", window))
+        result.update(breakdown(moves, traces, window))
     return result
 
 
@@ -526,7 +574,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", default="50,100,200,500")
     parser.add_argument("--seconds", type=float, default=10.0)
-    parser.add_argument("--db", default="sqlite,postgresql")
+    parser.add_argument(
+        "--db",
+        default="sqlite,postgresql",
+        help="databases to measure; postgresql:N runs decklab serve --processes N",
+    )
     parser.add_argument(
         "--clients", type=int, default=2, help="client processes the tables are spread over"
     )
@@ -560,7 +612,11 @@ def main() -> None:
                 results.append(peer)
                 print(f"N={n:4d} {'peer':10s} {line(peer)}", flush=True)
             for db in args.db.split(","):
-                if db == "postgresql":
+                kind, _, processes = db.partition(":")
+                extra = list(args.serve_arg)
+                if processes:
+                    extra += ["--processes", processes]
+                if kind == "postgresql":
                     if pg is None:
                         pg = pgserver.start()
                     url = pg.create_database(f"load_{n}_{random.randrange(10**6)}")
@@ -573,7 +629,7 @@ def main() -> None:
                     args.seconds,
                     game,
                     args.clients,
-                    args.serve_arg,
+                    extra,
                     None if args.py_spy is None else args.py_spy / f"{db}-{n}.txt",
                 )
                 got["p99_vs_peer"] = (got["p99_ms"] or 0) / (peer["p99_ms"] or 1)

@@ -1,6 +1,7 @@
 """Where an intent's time goes: monotonic stamps at each step, for the load benchmark.
 
-Off unless ``DECKLAB_TRACE`` names a file (``bench/server_load.py`` sets it). Then the
+Off unless ``DECKLAB_TRACE`` names a file (``bench/server_load.py`` sets it; a
+``{pid}`` in the name is replaced by the process id, for ``--processes N``). Then the
 server stamps, per table version, the moment the intent's frame was read, validated
 by the engine, committed, queued to every listener, and each frame of that version
 written to a socket; on shutdown the stamps are written to that file as JSON. The
@@ -54,4 +55,6 @@ def dump() -> None:
         {"table": table, "version": version, **phases}
         for (table, version), phases in _stamps.items()
     ]
-    Path(_path).write_text(json.dumps({"events": rows, "loop_lag": _lag, "batches": _batches}))
+    Path(_path.replace("{pid}", str(os.getpid()))).write_text(
+        json.dumps({"events": rows, "loop_lag": _lag, "batches": _batches})
+    )

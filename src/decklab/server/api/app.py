@@ -100,8 +100,9 @@ def create_app(settings: Settings | None = None, pool: BotPool | None = None) ->
         )
 
     @app.get("/api/health", tags=["server"])
-    async def health() -> dict[str, str]:
-        return {"status": "ok"}
+    async def health(request: Request) -> dict[str, str]:
+        """Up; and which server process answered (with ``--processes N``, one of N)."""
+        return {"status": "ok", "process": request.app.state.service.process_id}
 
     app.include_router(games.router)
     app.include_router(tables.router)
