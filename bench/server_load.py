@@ -597,7 +597,13 @@ def main() -> None:
     )
     parser.add_argument("--out", type=Path, default=None, help="write the results as JSON")
     parser.add_argument("--plot", type=Path, default=None, help="write the latency curve as PNG")
+    parser.add_argument(
+        "--replot", type=Path, default=None, help="only draw --plot from this JSON of results"
+    )
     args = parser.parse_args()
+    if args.replot is not None:
+        plot(json.loads(args.replot.read_text()), args.plot)
+        return
     from tests.server import pgserver
     from tests.server.games import two_player
 
@@ -686,12 +692,14 @@ def plot(results: list[dict[str, Any]], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7, 4))
-    for kind in sorted({r["server"] for r in results}):
+    for index, kind in enumerate(sorted({r["server"] for r in results})):
         rows = [r for r in results if r["server"] == kind]
+        color = f"C{index}"
         ax.plot(
             [r["tables"] for r in rows],
             [r["p99_ms"] for r in rows],
             marker="o",
+            color=color,
             label=f"{kind} p99",
         )
         ax.plot(
@@ -699,12 +707,14 @@ def plot(results: list[dict[str, Any]], path: Path) -> None:
             [r["p50_ms"] for r in rows],
             marker=".",
             linestyle="--",
+            color=color,
             label=f"{kind} p50",
         )
+    ax.axhline(50, color="grey", linewidth=0.8, linestyle=":", label="target p99 (50 ms)")
     ax.set_xlabel("concurrent tables (one move per table per second)")
     ax.set_ylabel("intent → broadcast to every seat (ms)")
     ax.set_yscale("log")
-    ax.legend()
+    ax.legend(fontsize=7, ncol=2)
     ax.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
