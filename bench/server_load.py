@@ -75,6 +75,43 @@ def cpu_seconds(pid: int) -> float:
     return sum(int(fields[i]) for i in (11, 12, 13, 14)) / ticks
 
 
+def tree(pid: int) -> list[int]:
+    """The process and all its descendants (``--processes N`` workers, bot workers)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                children.setdefault(parent, []).append(int(entry.name))
+    out, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        out.append(current)
+        todo.extend(children.get(current, []))
+    return out
+
+
+def tree_cpu(pid: int) -> float:
+    total = 0.0
+    for member in tree(pid):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            total += cpu_seconds(member)
+    return total
+
+
+def run_queue_wait(pid: int) -> float:
+    """Seconds the threads of the process tree have spent runnable but waiting for a CPU
+    (the kernel's schedstat): the time a busy machine takes from a server that wants to
+    run."""
+    total = 0
+    for member in tree(pid):
+        with contextlib.suppress(OSError):
+            for task in Path(f"/proc/{member}/task").iterdir():
+                with contextlib.suppress(OSError, ValueError, IndexError):
+                    total += int((task / "schedstat").read_text().split()[1])
+    return total / 1e9
+
+
 def free_port() -> int:
     from tests.server.serverproc import free_port as pick
 
@@ -102,15 +139,27 @@ class TableRun:
     version: int = 0
     legal: dict[int, list[str]] = field(default_factory=dict)
     to_act: list[int] = field(default_factory=list)
-    seen: dict[int, set[int]] = field(default_factory=dict)
+    seen: dict[int, list[float]] = field(default_factory=dict)
     sent_at: dict[int, float] = field(default_factory=dict)
     finished: bool = False
     errors: list[str] = field(default_factory=list)
 
 
-async def reader(run: TableRun, seat: int, latencies: list[float]) -> None:
+@dataclass
+class Tally:
+    """What one client process measured: per move (table, version, sent, first seat
+    reached, last seat reached), event-frame sizes, and its own event loop's lateness."""
+
+    moves: list[tuple[str, int, float, float, float]] = field(default_factory=list)
+    frame_bytes: list[int] = field(default_factory=list)
+    lag: list[float] = field(default_factory=list)
+    sent: int = 0
+
+
+async def reader(run: TableRun, seat: int, tally: Tally) -> None:
     ws = run.conns[seat]
     async for raw in ws:
+        got = time.monotonic()
         frame = json.loads(raw)
         kind = frame.get("type")
         if kind == "ping":
@@ -121,24 +170,28 @@ async def reader(run: TableRun, seat: int, latencies: list[float]) -> None:
             run.sent_at.clear()  # that intent is not coming back as an event
         state = frame.get("state")
         if kind in {"event", "sync"} and state is not None:
+            if kind == "event":
+                tally.frame_bytes.append(len(raw))
             version = frame["version"]
             run.legal[seat] = state["legal"]
             if version >= run.version:
                 run.version = version
                 run.to_act = [int(s[1:]) - 1 for s in state["to_act"]]
                 run.finished = state["status"] == "finished"
-            seen = run.seen.setdefault(version, set())
-            seen.add(seat)
+            seen = run.seen.setdefault(version, [])
+            seen.append(got)
             if len(seen) == len(run.conns) and version in run.sent_at:
-                latencies.append(time.perf_counter() - run.sent_at.pop(version))
+                sent = run.sent_at.pop(version)
+                tally.moves.append((run.table, version, sent, min(seen), max(seen)))
+                del run.seen[version]
 
 
-async def drive(run: TableRun, rng: random.Random, until: float, moves: list[int]) -> None:
+async def drive(run: TableRun, rng: random.Random, until: float, tally: Tally) -> None:
     """Once a second, the seat to act plays a random legal move — unless the table's
     previous move has not reached every seat yet (one intent in flight per table)."""
     await asyncio.sleep(rng.random())
-    while time.perf_counter() < until and not run.finished:
-        start = time.perf_counter()
+    while time.monotonic() < until and not run.finished:
+        start = time.monotonic()
         seats = [s for s in run.to_act if run.legal.get(s)]
         if seats and not run.sent_at:
             seat = rng.choice(seats)
@@ -148,30 +201,42 @@ async def drive(run: TableRun, rng: random.Random, until: float, moves: list[int
                 "version": run.version,
                 "client_id": f"{run.table}-{run.version}-{rng.random()}",
             }
-            run.sent_at[run.version + 1] = time.perf_counter()
+            run.sent_at[run.version + 1] = time.monotonic()
             await run.conns[seat].send(json.dumps(intent))
-            moves.append(1)
-        await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - start)))
+            tally.sent += 1
+        await asyncio.sleep(max(0.0, 1.0 - (time.monotonic() - start)))
+
+
+async def lag_probe(tally: Tally, until: float, every_s: float = 0.01) -> None:
+    """How late this client's event loop wakes a task: if it is late, so are its stamps."""
+    while time.monotonic() < until:
+        due = time.monotonic() + every_s
+        await asyncio.sleep(every_s)
+        tally.lag.append(time.monotonic() - due)
 
 
 async def make_tables(base: str, tables: int, game: str, peer: bool) -> list[tuple[str, list[str]]]:
-    """The tables (id, seat tokens) the clients will play, made over REST."""
-    out: list[tuple[str, list[str]]] = []
+    """The tables (id, seat tokens) the clients will play, made over REST, 16 at a time."""
     if peer:
         return [(f"t{k}", ["", ""]) for k in range(tables)]
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-        for _ in range(tables):
-            made = (
-                await http.post("/api/tables", json={"game": game, "players": 2, "public": False})
-            ).json()
-            tokens = []
-            for seat in ("p1", "p2"):
-                joined = await http.post(
-                    f"/api/tables/{made['id']}/join", json={"seat": seat, "nickname": seat}
+    gate = asyncio.Semaphore(16)
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+
+        async def one() -> tuple[str, list[str]]:
+            async with gate:
+                made = await http.post(
+                    "/api/tables", json={"game": game, "players": 2, "public": False}
                 )
-                tokens.append(joined.json()["token"])
-            out.append((made["id"], tokens))
-    return out
+                table = made.json()["id"]
+                tokens = []
+                for seat in ("p1", "p2"):
+                    joined = await http.post(
+                        f"/api/tables/{table}/join", json={"seat": seat, "nickname": seat}
+                    )
+                    tokens.append(joined.json()["token"])
+                return table, tokens
+
+        return list(await asyncio.gather(*(one() for _ in range(tables))))
 
 
 async def play_slice(
@@ -186,8 +251,7 @@ async def play_slice(
     clock, the same for every process) for ``seconds``, and say what it measured."""
     rng = random.Random(seed)
     runs = [TableRun(table, tokens) for table, tokens in tables]
-    latencies: list[float] = []
-    moves: list[int] = []
+    tally = Tally()
     readers = []
     for run in runs:
         for seat, token in enumerate(run.tokens):
@@ -201,14 +265,15 @@ async def play_slice(
                 run.to_act = [0, 1]
             else:
                 await ws.send(json.dumps({"type": "hello", "token": token}))
-            readers.append(asyncio.create_task(reader(run, seat, latencies)))
+            readers.append(asyncio.create_task(reader(run, seat, tally)))
     await asyncio.sleep(max(0.0, start_at - time.time()))
     cpu0 = time.process_time()
-    started = time.perf_counter()
+    started = time.monotonic()
     until = started + seconds
-    await asyncio.gather(*(drive(run, rng, until, moves) for run in runs))
-    await asyncio.sleep(0.5)
-    wall = time.perf_counter() - started
+    probe = asyncio.create_task(lag_probe(tally, until))
+    await asyncio.gather(*(drive(run, rng, until, tally) for run in runs))
+    await asyncio.sleep(0.5)  # the last intents' events
+    await probe
     cpu = time.process_time() - cpu0
     for task in readers:
         task.cancel()
@@ -216,10 +281,13 @@ async def play_slice(
         for ws in run.conns:
             await ws.close()
     return {
-        "latencies": latencies,
-        "sent": len(moves),
-        "wall": wall,
-        "cpu": cpu,
+        "moves": tally.moves,
+        "sent": tally.sent,
+        "started": started,
+        "seconds": seconds,
+        "cpu": cpu / (time.monotonic() - started),
+        "lag": tally.lag,
+        "frame_bytes": tally.frame_bytes,
         "errors": [c for r in runs for c in r.errors],
     }
 
@@ -232,39 +300,181 @@ def _slice_main(args: tuple[str, list[tuple[str, list[str]]], float, float, bool
     return asyncio.run(play_slice(*args))
 
 
+def machine_busy() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine so far, from /proc/stat."""
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    ticks = os.sysconf("SC_CLK_TCK")
+    idle = values[3] + values[4]
+    return (sum(values) - idle) / ticks, sum(values) / ticks
+
+
+def pct(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
 def load(
-    base: str, ws_base: str, tables: int, seconds: float, game: str, peer: bool, clients: int
+    base: str,
+    ws_base: str,
+    tables: int,
+    seconds: float,
+    game: str,
+    peer: bool,
+    clients: int,
+    server_pid: int,
+    spy: Path | None = None,
 ) -> dict[str, Any]:
     made = asyncio.run(make_tables(base, tables, game, peer))
     parts = [made[k::clients] for k in range(clients)]
-    start_at = time.time() + 3.0 + tables / 100
+    start_at = time.time() + 2.0 + tables / 100
     jobs = [
         (ws_base, part, start_at, seconds, peer, tables * 100 + k)
         for k, part in enumerate(parts)
         if part
     ]
     with multiprocessing.get_context("spawn").Pool(len(jobs)) as pool:
-        got = pool.map(_slice_main, jobs)
-    lat = sorted(x for g in got for x in g["latencies"])
-    wall = max(g["wall"] for g in got)
+        pending = pool.map_async(_slice_main, jobs)
+        # The server's and the machine's CPU over the play window only (not the set-up).
+        time.sleep(max(0.0, start_at - time.time()))
+        cpu0, busy0, t0 = tree_cpu(server_pid), machine_busy()[0], time.monotonic()
+        wait0 = run_queue_wait(server_pid)
+        profiler = None
+        if spy is not None:  # py-spy (pip install py-spy) samples the server meanwhile
+            profiler = subprocess.Popen(
+                [
+                    "py-spy",
+                    "record",
+                    "--pid",
+                    str(server_pid),
+                    "--duration",
+                    str(int(seconds)),
+                    "--threads",
+                    "--nonblocking",
+                    "-f",
+                    "raw",
+                    "-o",
+                    str(spy),
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        time.sleep(seconds)
+        if profiler is not None:
+            profiler.wait(seconds + 30)
+        window = time.monotonic() - t0
+        server_cpu = (tree_cpu(server_pid) - cpu0) / window
+        server_wait = (run_queue_wait(server_pid) - wait0) / window
+        busy = (machine_busy()[0] - busy0) / window
+        got = pending.get()
+    started = min(g["started"] for g in got)
+    # A move counts if its intent was sent inside the window: the rate is per table-second.
+    moves = [m for g in got for m in g["moves"] if m[2] <= started + seconds]
+    lat = [m[4] - m[2] for m in moves]
     errors = [c for g in got for c in g["errors"]]
+    lag = [x for g in got for x in g["lag"]]
+    frame_bytes = [x for g in got for x in g["frame_bytes"]]
+    client_cpu = sum(g["cpu"] for g in got)
     return {
         "tables": tables,
         "clients": len(jobs),
         "moves": len(lat),
-        "moves_per_s": len(lat) / wall,
-        "p50_ms": 1000 * statistics.median(lat) if lat else None,
-        "p99_ms": 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))] if lat else None,
+        "moves_per_s": len(lat) / seconds,
+        "p50_ms": _ms(pct(lat, 0.5)),
+        "p99_ms": _ms(pct(lat, 0.99)),
         "sent": sum(g["sent"] for g in got),
-        "client_cpu": sum(g["cpu"] for g in got) / wall,
+        "server_cpu": server_cpu,
+        "server_cpu_ms_per_move": 1000 * server_cpu * seconds / max(1, len(lat)),
+        "server_run_queue_wait": server_wait,
+        "client_cpu": client_cpu,
+        "machine_busy_cores": busy,
+        "others_cores": max(0.0, busy - server_cpu - client_cpu),
+        "client_lag_p50_ms": _ms(pct(lag, 0.5)),
+        "client_lag_p99_ms": _ms(pct(lag, 0.99)),
+        "event_frame_bytes": statistics.mean(frame_bytes) if frame_bytes else None,
         "errors": len(errors),
         "error_codes": sorted(set(errors)),
+        "_moves": moves,
+        "window_start": started,
     }
 
 
-def start_decklab(database: str, home: Path) -> tuple[subprocess.Popen[bytes], int]:
+def _ms(seconds: float | None) -> float | None:
+    return None if seconds is None else 1000 * seconds
+
+
+PHASES = (
+    ("to_server", "sent", "received"),
+    ("validate", "received", "validated"),
+    ("commit", "validated", "committed"),
+    ("fan_out", "committed", "queued"),
+    ("write", "queued", "sent_event"),
+    ("to_clients", "sent_event", "reached"),
+)
+"""The steps of a move, each from one stamp to the next: the client sends the intent;
+the server reads it, validates it with the engine (after the table's lock), commits it
+(group commit), builds and queues every listener's frame, its connections' writers
+send them; the last seat's client reads it."""
+
+
+def breakdown(
+    moves: list[tuple[str, int, float, float, float]],
+    traces: list[Path],
+    window: tuple[float, float],
+) -> dict[str, Any]:
+    """Where a move's time goes: p50/p99 of each phase, joining the clients' stamps with
+    the server's (the same monotonic clock), plus the server's own event-loop lateness
+    and its group-commit batches."""
+    data: dict[str, list[Any]] = {"events": [], "loop_lag": [], "batches": []}
+    for trace in traces:  # one per server process
+        got = json.loads(trace.read_text())
+        for key, rows in data.items():
+            rows.extend(got[key])
+    stamps: dict[tuple[str, int], dict[str, list[float]]] = {}
+    for e in data["events"]:  # a move's stamps may come from two processes
+        merged = stamps.setdefault((e["table"], e["version"]), {})
+        for phase, times in e.items():
+            if phase not in {"table", "version"}:
+                merged.setdefault(phase, []).extend(times)
+    spans: dict[str, list[float]] = {name: [] for name, _, _ in PHASES}
+    for table, version, sent, _first, last in moves:
+        server = stamps.get((table, version))
+        if server is None or not all(
+            k in server for k in ("received", "validated", "committed", "queued", "sent_event")
+        ):
+            continue
+        at = {
+            "sent": sent,
+            "received": server["received"][0],
+            "validated": server["validated"][0],
+            "committed": server["committed"][0],
+            "queued": server["queued"][0],
+            "sent_event": max(server["sent_event"]),
+            "reached": last,
+        }
+        for name, a, b in PHASES:
+            spans[name].append(at[b] - at[a])
+    lag = [late for at, late in data["loop_lag"] if window[0] <= at <= window[1]]
+    batches = [b for b in data["batches"] if window[0] <= b[0] <= window[1]]
+    return {
+        "phases_ms": {
+            name: {"p50": _ms(pct(v, 0.5)), "p99": _ms(pct(v, 0.99))} for name, v in spans.items()
+        },
+        "traced_moves": len(spans["commit"]),
+        "server_lag_p50_ms": _ms(pct(lag, 0.5)),
+        "server_lag_p99_ms": _ms(pct(lag, 0.99)),
+        "batch_mean": statistics.mean(b[1] for b in batches) if batches else None,
+        "batches_per_s": len(batches) / (window[1] - window[0]),
+        "batch_p99_ms": _ms(pct([b[2] for b in batches], 0.99)),
+    }
+
+
+def start_decklab(
+    database: str, home: Path, extra: list[str]
+) -> tuple[subprocess.Popen[bytes], int]:
     port = free_port()
-    env = {**os.environ, "DECKLAB_HOME": str(home)}
+    env = {**os.environ, "DECKLAB_HOME": str(home), "DECKLAB_TRACE": str(home / "trace-{pid}.json")}
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -279,12 +489,22 @@ def start_decklab(database: str, home: Path) -> tuple[subprocess.Popen[bytes], i
             "100000",
             "--log-level",
             "warning",
+            *extra,
         ],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=open(home / "server.log", "ab"),  # noqa: SIM115 - closed with the process
     )
     wait_up(f"http://127.0.0.1:{port}", proc)
+    if "--processes" in extra:  # every worker up before the tables are made
+        wanted = int(extra[extra.index("--processes") + 1])
+        seen: set[str] = set()
+        deadline = time.monotonic() + 180
+        while len(seen) < wanted and time.monotonic() < deadline:
+            with contextlib.suppress(httpx.HTTPError):
+                answer = httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=2)
+                seen.add(answer.json()["process"])
+            time.sleep(0.05)
     return proc, port
 
 
@@ -311,16 +531,22 @@ def start_peer(home: Path) -> tuple[subprocess.Popen[bytes], int]:
 
 
 def measure(
-    kind: str, database: str | None, tables: int, seconds: float, game: str, clients: int
+    kind: str,
+    database: str | None,
+    tables: int,
+    seconds: float,
+    game: str,
+    clients: int,
+    extra: list[str],
+    spy: Path | None = None,
 ) -> dict[str, Any]:
     home = Path(tempfile.mkdtemp(prefix="decklab-load-"))
     if kind == "peer":
         proc, port = start_peer(home)
     else:
         assert database is not None
-        proc, port = start_decklab(database, home)
+        proc, port = start_decklab(database, home, extra)
     try:
-        cpu0, t0 = cpu_seconds(proc.pid), time.perf_counter()
         result = load(
             f"http://127.0.0.1:{port}",
             f"ws://127.0.0.1:{port}",
@@ -329,27 +555,55 @@ def measure(
             game,
             kind == "peer",
             clients,
+            proc.pid,
+            spy,
         )
-        result["server_cpu"] = (cpu_seconds(proc.pid) - cpu0) / (time.perf_counter() - t0)
         result["server"] = kind
-        return result
     finally:
         proc.terminate()
-        proc.wait(20)
+        proc.wait(30)
+    moves = result.pop("_moves")
+    traces = sorted(home.glob("trace-*.json"))
+    if kind != "peer" and traces:
+        window = (result["window_start"], result["window_start"] + seconds)
+        result.update(breakdown(moves, traces, window))
+    return result
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", default="50,100,200,500")
     parser.add_argument("--seconds", type=float, default=10.0)
-    parser.add_argument("--db", default="sqlite,postgresql")
+    parser.add_argument(
+        "--db",
+        default="sqlite,postgresql",
+        help="databases to measure; postgresql:N runs decklab serve --processes N",
+    )
     parser.add_argument(
         "--clients", type=int, default=2, help="client processes the tables are spread over"
     )
     parser.add_argument("--no-peer", action="store_true", help="skip the bare broadcast peer")
+    parser.add_argument(
+        "--serve-arg",
+        action="append",
+        default=[],
+        help="one more argument for decklab serve (repeatable), e.g. --serve-arg=--processes=2",
+    )
+    parser.add_argument(
+        "--py-spy",
+        type=Path,
+        default=None,
+        help="a folder: sample the server with py-spy during each run (raw stacks)",
+    )
     parser.add_argument("--out", type=Path, default=None, help="write the results as JSON")
     parser.add_argument("--plot", type=Path, default=None, help="write the latency curve as PNG")
+    parser.add_argument(
+        "--replot", type=Path, default=None, help="only draw --plot from this JSON of results"
+    )
     args = parser.parse_args()
+    if args.replot is not None:
+        plot(json.loads(args.replot.read_text()), args.plot)
+        return
     from tests.server import pgserver
     from tests.server.games import two_player
 
@@ -360,23 +614,38 @@ def main() -> None:
         for n in [int(x) for x in args.tables.split(",")]:
             peer: dict[str, Any] = {"p99_ms": None}
             if not args.no_peer:
-                peer = measure("peer", None, n, args.seconds, game, args.clients)
+                peer = measure("peer", None, n, args.seconds, game, args.clients, [])
                 results.append(peer)
                 print(f"N={n:4d} {'peer':10s} {line(peer)}", flush=True)
             for db in args.db.split(","):
-                if db == "postgresql":
+                kind, _, processes = db.partition(":")
+                extra = list(args.serve_arg)
+                if processes:
+                    extra += ["--processes", processes]
+                if kind == "postgresql":
                     if pg is None:
                         pg = pgserver.start()
                     url = pg.create_database(f"load_{n}_{random.randrange(10**6)}")
                 else:
                     url = f"sqlite:///{tempfile.mkdtemp(prefix='decklab-load-db-')}/server.sqlite3"
-                got = measure(db, url, n, args.seconds, game, args.clients)
+                got = measure(
+                    db,
+                    url,
+                    n,
+                    args.seconds,
+                    game,
+                    args.clients,
+                    extra,
+                    None if args.py_spy is None else args.py_spy / f"{db}-{n}.txt",
+                )
                 got["p99_vs_peer"] = (got["p99_ms"] or 0) / (peer["p99_ms"] or 1)
                 results.append(got)
                 print(
                     f"N={n:4d} {db:10s} {line(got)}  (p99 ×{got['p99_vs_peer']:.1f} the peer's)",
                     flush=True,
                 )
+                if "phases_ms" in got:
+                    print(f"       {phases_line(got)}", flush=True)
     finally:
         if pg is not None:
             pg.stop()
@@ -389,9 +658,26 @@ def main() -> None:
 def line(got: dict[str, Any]) -> str:
     return (
         f"{got['moves_per_s']:7.1f} moves/s  p50 {got['p50_ms'] or 0:7.1f} ms  "
-        f"p99 {got['p99_ms'] or 0:7.1f} ms  server CPU {got['server_cpu']:.2f}  "
-        f"client CPU {got['client_cpu']:.2f} ({got['clients']} procs)  "
+        f"p99 {got['p99_ms'] or 0:7.1f} ms  CPU: server {got['server_cpu']:.2f} "
+        f"({got['server_cpu_ms_per_move']:.2f} ms/move, waited {got['server_run_queue_wait']:.2f}) "
+        f"clients {got['client_cpu']:.2f} ({got['clients']} procs) "
+        f"machine {got['machine_busy_cores']:.2f}  "
+        f"client lag p99 {got['client_lag_p99_ms'] or 0:.1f} ms  "
+        f"frame {got['event_frame_bytes'] or 0:.0f} B  "
         f"errors {got['errors']} {got['error_codes']}"
+    )
+
+
+def phases_line(got: dict[str, Any]) -> str:
+    parts = [
+        f"{name} {v['p50'] or 0:.1f}/{v['p99'] or 0:.1f}" for name, v in got["phases_ms"].items()
+    ]
+    return (
+        "p50/p99 ms: "
+        + "  ".join(parts)
+        + f"  | server loop lag p99 {got['server_lag_p99_ms'] or 0:.1f} ms, "
+        f"commits {got['batches_per_s']:.0f}/s of {got['batch_mean'] or 0:.1f} writes, "
+        f"p99 {got['batch_p99_ms'] or 0:.1f} ms"
     )
 
 
@@ -406,12 +692,14 @@ def plot(results: list[dict[str, Any]], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7, 4))
-    for kind in sorted({r["server"] for r in results}):
+    for index, kind in enumerate(sorted({r["server"] for r in results})):
         rows = [r for r in results if r["server"] == kind]
+        color = f"C{index}"
         ax.plot(
             [r["tables"] for r in rows],
             [r["p99_ms"] for r in rows],
             marker="o",
+            color=color,
             label=f"{kind} p99",
         )
         ax.plot(
@@ -419,12 +707,14 @@ def plot(results: list[dict[str, Any]], path: Path) -> None:
             [r["p50_ms"] for r in rows],
             marker=".",
             linestyle="--",
+            color=color,
             label=f"{kind} p50",
         )
+    ax.axhline(50, color="grey", linewidth=0.8, linestyle=":", label="target p99 (50 ms)")
     ax.set_xlabel("concurrent tables (one move per table per second)")
     ax.set_ylabel("intent → broadcast to every seat (ms)")
     ax.set_yscale("log")
-    ax.legend()
+    ax.legend(fontsize=7, ncol=2)
     ax.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(path, dpi=120)

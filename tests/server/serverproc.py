@@ -111,12 +111,19 @@ class ForkedServer(ServerProcess):
         self.pid = int(self.parent.stdout.readline())
         deadline = time.monotonic() + wait
         while time.monotonic() < deadline:
+            # uvicorn listens only once the application has started: knock cheaply (a
+            # bare connect) until it does, then ask for the health once.
             try:
-                if httpx.get(f"{self.base}/api/health", timeout=0.5).status_code == 200:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
+            except OSError:
+                time.sleep(0.01)
+                continue
+            try:
+                if httpx.get(f"{self.base}/api/health", timeout=2).status_code == 200:
                     return
             except httpx.HTTPError:
                 pass
-            time.sleep(0.02)
+            time.sleep(0.01)
         raise RuntimeError(f"the server did not start in time: {self.log.read_text()[-2000:]}")
 
     def kill(self) -> None:

@@ -15,7 +15,7 @@ from websockets.sync.client import connect
 
 from . import pgserver
 from .games import two_player
-from .serverproc import ForkedServer
+from .serverproc import ForkedServer, ServerProcess
 
 
 def _ws(stack: ExitStack, server: ForkedServer, table: str, token: str | None = None) -> object:
@@ -157,3 +157,103 @@ def test_bots_of_a_table_are_driven_by_one_process(
     finally:
         a.stop()
         b.stop()
+
+
+def _hello(ws: object, token: str | None = None) -> str:
+    """Say hello on a fresh connection; the id of the server process that holds it."""
+    hello: dict[str, object] = {"type": "hello"}
+    if token:
+        hello["token"] = token
+    ws.send(json.dumps(hello))  # type: ignore[attr-defined]
+    welcome = json.loads(ws.recv(timeout=20))  # type: ignore[attr-defined]
+    assert welcome["type"] == "welcome", welcome
+    assert json.loads(ws.recv(timeout=20))["type"] == "sync"  # type: ignore[attr-defined]
+    return str(welcome["process"])
+
+
+def _one_on_each(
+    stack: ExitStack, url: str, token: str | None, tries: int = 60
+) -> dict[str, object]:
+    """Connections as one viewer until two server processes hold one each (the kernel
+    gives each new connection to one of the processes sharing the port)."""
+    held: dict[str, object] = {}
+    for _ in range(tries):
+        ws = stack.enter_context(connect(url, open_timeout=20))
+        held.setdefault(_hello(ws, token), ws)
+        if len(held) == 2:
+            return held
+    raise AssertionError(f"{tries} connections all went to process(es) {sorted(held)}")
+
+
+def _event_of(ws: object, version: int, timeout: float = 10.0) -> dict[str, object]:
+    """The event of ``version`` on this connection. A process that learnt of the joins
+    from the other one late may first send an ``update`` event of an earlier version
+    (its copy caught up); events come in version order and none may be skipped."""
+    for _ in range(100):
+        frame = _until(ws, "event", timeout)
+        got = frame["version"]
+        assert isinstance(got, int)
+        if got >= version:
+            assert got == version, f"the event of version {version} never came (got {got})"
+            return frame
+    raise AssertionError(f"no event of version {version}")
+
+
+def test_serve_processes_two_share_the_port(pg_server: pgserver.PgServer, tmp_path: Path) -> None:
+    """``decklab serve --processes 2``: two processes behind one port; a spectator held
+    by either process sees a move made through either, at once (LISTEN/NOTIFY)."""
+    url = pg_server.create_database(f"t_{uuid.uuid4().hex[:12]}")
+    server = ServerProcess(url, tmp_path, None, "--processes", "2")
+    stack = ExitStack()
+    try:
+        server.start(wait=120)
+        made = httpx.post(
+            f"{server.base}/api/tables", json={"game": two_player(), "players": 2, "deal": 5}
+        ).json()
+        table = made["id"]
+        tokens = [
+            httpx.post(
+                f"{server.base}/api/tables/{table}/join",
+                json={"seat": f"p{i}", "nickname": f"n{i}"},
+            ).json()["token"]
+            for i in (1, 2)
+        ]
+        live = f"ws://127.0.0.1:{server.port}/api/tables/{table}/live"
+        watchers = _one_on_each(stack, live, None)
+        players = [_one_on_each(stack, live, token) for token in tokens]
+        processes = sorted(watchers)
+        for mover in processes + processes:  # a move through each process, twice
+            state = httpx.get(f"{server.base}/api/tables/{table}/state").json()
+            seat = int(state["state"]["to_act"][0][1:]) - 1
+            mine = httpx.get(
+                f"{server.base}/api/tables/{table}/state",
+                headers={"Authorization": f"Bearer {tokens[seat]}"},
+            ).json()
+            ws = players[seat][mover]
+            cid = f"{mover}-{mine['version']}"
+            ws.send(  # type: ignore[attr-defined]
+                json.dumps(
+                    {
+                        "type": "intent",
+                        "action": mine["state"]["legal"][0],
+                        "version": mine["version"],
+                        "client_id": cid,
+                    }
+                )
+            )
+            assert _until(ws, "ack", timeout=20)["version"] == mine["version"] + 1
+            for held_by, watcher in watchers.items():
+                event = _event_of(watcher, mine["version"] + 1)
+                assert event["log"], (
+                    f"a move through process {mover} reached a spectator on {held_by} "
+                    "without its log line"
+                )
+            for player in players:  # the other connections' copies of the event
+                for other in player.values():
+                    if other is not ws:
+                        _event_of(other, mine["version"] + 1)
+        detail = httpx.get(f"{server.base}/api/tables/{table}").json()
+        assert detail["actions"] == 4
+    finally:
+        stack.close()
+        server.stop()

@@ -15,6 +15,7 @@ from decklab.server.store.queries import Store
 
 from .conftest import fast_settings
 from .drive import latest_state, play_human
+from .games import solo
 
 pytestmark = pytest.mark.anyio
 
@@ -216,3 +217,74 @@ def test_migrations_head_is_known_and_upgrade_is_idempotent(database_url: str) -
     assert current_revision(database_url) == HEAD
     upgrade(database_url)
     assert current_revision(database_url) == HEAD
+
+
+async def _random_moves(service: TableService, table_id: str, tokens: list[str], k: int) -> None:
+    table = await service.table(table_id)
+    rng = random.Random(k)
+    for step in range(k):
+        state = table.state
+        if state.is_terminal():
+            return
+        seat = state.to_act()[0]
+        text = state.action_to_string(seat, rng.choice(state.legal_actions(seat)))
+        await service.act(table_id, tokens[seat], text, table.version, f"m{k}-{step}")
+
+
+async def test_another_process_catches_up_move_by_move(
+    database_url: str, service: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second service on the same database follows the first one's moves by applying
+    only the new stored actions (no replay of the game from the start), and ends in the
+    same state, history and acknowledgements; after an undo it reloads the whole table."""
+    table = await service.create_table(GAMES[0], None, [], deal=11)
+    n = table.state.num_players
+    tokens = [(await service.join(table.id, f"p{i + 1}", f"n{i}"))[1] for i in range(n)]
+    other = TableService(Store(make_engine(database_url)), fast_settings())
+    await other.start()
+    try:
+        mirror = await other.table(table.id)
+        full_loads = []
+        original = other.store.load
+        monkeypatch.setattr(
+            other.store, "load", lambda tid: full_loads.append(tid) or original(tid)
+        )
+        for _ in range(3):
+            await _random_moves(service, table.id, tokens, 4)
+            await other.refresh(table.id)
+            assert mirror.version == table.version and mirror.actions == table.actions
+            assert mirror.state.view(None) == table.state.view(None)
+            assert [s.view(i) for i in range(n) for s in (mirror.state,)] == [
+                table.state.view(i) for i in range(n)
+            ]
+            assert mirror.entries == table.entries and mirror.acks == table.acks
+        assert full_loads == [], "a move of another process was caught up by a full reload"
+    finally:
+        await other.close()
+        other.store.close()
+
+
+async def test_another_process_reloads_after_an_undo(
+    database_url: str, service: TableService
+) -> None:
+    alone = solo()
+    table = await service.create_table(alone, 1, [], deal=4)
+    token = (await service.join(table.id, "p1", "ann"))[1]
+    await _random_moves(service, table.id, [token], 3)
+    other = TableService(Store(make_engine(database_url)), fast_settings())
+    await other.start()
+    try:
+        mirror = await other.table(table.id)
+        assert mirror.actions == table.actions == 3
+        await service.undo(table.id, token, table.version)
+        await _random_moves(service, table.id, [token], 2)  # the same count, other moves
+        await other.refresh(table.id)
+        assert mirror.version == table.version and mirror.actions == table.actions
+        assert (
+            records.make_record(mirror.state)["actions"]
+            == records.make_record(table.state)["actions"]
+        )
+        assert mirror.state.view(0) == table.state.view(0)
+    finally:
+        await other.close()
+        other.store.close()

@@ -57,27 +57,34 @@ def shown_url(url: str) -> str:
 
 
 def uvicorn_options(host: str, port: int, log_level: str) -> dict[str, Any]:
-    """How uvicorn runs decklab: JSON logs, no proxy headers trusted, frames capped."""
+    """How uvicorn runs decklab: JSON logs, no proxy headers trusted, frames capped, and
+    no per-message compression: a frame is a few kilobytes once a second per table,
+    while deflating every frame of every connection on the event loop was a tenth of
+    the server's work under load (and a zlib context per connection kept in memory)."""
     from decklab.server.logs import log_config
 
     return {
         "host": host,
         "port": port,
         "ws_max_size": WS_MAX_BYTES,
+        "ws_per_message_deflate": False,
         "log_config": log_config(log_level),
         "proxy_headers": False,
         "server_header": False,
     }
 
 
-def run_one(settings: Settings, host: str, port: int, log_level: str = "info") -> None:
-    """Serve in this process until stopped."""
+def run_one(
+    settings: Settings, host: str, port: int, log_level: str = "info", app: Any = None
+) -> None:
+    """Serve in this process until stopped (``app``: one already built from ``settings``,
+    as a parent that forks servers builds it once)."""
     import uvicorn
 
     from decklab.server.api.app import create_app
 
     tune_process()
-    uvicorn.run(create_app(settings), **uvicorn_options(host, port, log_level))
+    uvicorn.run(app or create_app(settings), **uvicorn_options(host, port, log_level))
 
 
 def register(app: typer.Typer) -> None:
@@ -105,6 +112,13 @@ def register(app: typer.Typer) -> None:
             list[str] | None,
             typer.Option(help="another origin allowed to open WebSockets (repeatable)"),
         ] = None,
+        sqlite_sync: Annotated[
+            str,
+            typer.Option(
+                help="SQLite only: 'normal' (a commit survives a killed server) or 'full' "
+                "(it survives a power cut too: an fsync per commit)"
+            ),
+        ] = "normal",
         tables_per_minute: Annotated[
             int, typer.Option(help="tables one address may create per minute", min=1)
         ] = 30,
@@ -113,7 +127,13 @@ def register(app: typer.Typer) -> None:
         """Serve online play: tables, seats, live moves, bots (FastAPI + uvicorn)."""
         import uvicorn
 
-        from decklab.server.store.db import check_url, default_url, is_postgres, upgrade
+        from decklab.server.store.db import (
+            SQLITE_SYNC,
+            check_url,
+            default_url,
+            is_postgres,
+            upgrade,
+        )
 
         url = database or default_url()
         try:
@@ -121,6 +141,9 @@ def register(app: typer.Typer) -> None:
         except ValueError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
+        if sqlite_sync not in SQLITE_SYNC:
+            typer.echo(f"error: --sqlite-sync is one of {', '.join(SQLITE_SYNC)}", err=True)
+            raise typer.Exit(2)
         if processes > 1 and not is_postgres(url):
             typer.echo("error: several processes share tables through PostgreSQL only", err=True)
             raise typer.Exit(2)
@@ -128,6 +151,7 @@ def register(app: typer.Typer) -> None:
             upgrade(url)  # once, before the workers start (each would otherwise race to)
         settings = Settings(
             database_url=url,
+            sqlite_sync=sqlite_sync,
             bot_workers=bot_workers,
             grace_s=grace,
             allowed_origins=frozenset(allowed_origin or ()),

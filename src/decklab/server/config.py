@@ -9,6 +9,9 @@ from dataclasses import dataclass, field
 class Settings:
     database_url: str = ""
     """Empty: the embedded SQLite file in the data folder."""
+    sqlite_sync: str = "normal"
+    """SQLite's fsync level: ``normal`` survives a killed server, ``full`` a power cut too
+    (:data:`decklab.server.store.db.SQLITE_SYNC`)."""
     bot_workers: int = 1
     """Processes that bots think in (the event loop never thinks)."""
     grace_s: float = 30.0

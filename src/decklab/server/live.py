@@ -24,6 +24,7 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from decklab.server import trace
 from decklab.server.config import Settings
 from decklab.server.frames import encode
 from decklab.server.service import Listener, ServiceError, Table, TableService
@@ -81,6 +82,8 @@ class Connection:
                 await self.ws.close(CLOSE_BEHIND, "too far behind: reconnect for a sync")
                 return
             await self.ws.send_text(encode(frame))
+            if trace.enabled and frame["type"] in ("event", "ack"):
+                trace.mark(self.table.id, frame["version"], f"sent_{frame['type']}")
 
     async def heartbeat(self) -> None:
         beat = self.settings.heartbeat_s
@@ -129,6 +132,7 @@ class Connection:
                     raise ServiceError(
                         "bad_frame", "an intent has a 'client_id' of 1 to 64 characters"
                     )
+                trace.mark(self.table.id, version + 1, "received")
                 acked = await self.service.act(
                     self.table.id, self._token, action, version, echo["client_id"]
                 )
@@ -215,6 +219,7 @@ async def live(ws: WebSocket, table_id: str) -> None:
                 "seat": None if viewer is None else f"p{viewer + 1}",
                 "version": table.version,
                 "heartbeat_s": settings.heartbeat_s,
+                "process": service.process_id,
             }
         )
     )

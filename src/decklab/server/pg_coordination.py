@@ -60,6 +60,8 @@ class PgCoordinator(Coordinator):
         self._tasks: list[asyncio.Task[None]] = []
         self._notes: list[tuple[str, asyncio.Future[None]]] = []
         self._notifying: asyncio.Task[None] | None = None
+        self._refreshing: dict[str, asyncio.Task[None]] = {}
+        self._refresh_again: set[str] = set()
 
     async def start(self, service: TableService) -> None:
         self.service = service
@@ -135,12 +137,32 @@ class PgCoordinator(Coordinator):
                 if message.get("kind") == "chat":
                     self.service.remote_chat(table_id, message.get("payload") or {})
                 elif table_id in self.service.tables:
+                    self._refresh_soon(table_id)
+        except (asyncio.CancelledError, psycopg.OperationalError):
+            return
+
+    def _refresh_soon(self, table_id: str) -> None:
+        """Catch a table up in a task of its own, so that one table's database read does
+        not hold up the notices of all the others; notices for a table that is being
+        caught up meanwhile are folded into one more catch-up after it."""
+        if table_id in self._refreshing:
+            self._refresh_again.add(table_id)
+            return
+
+        async def refresh() -> None:
+            try:
+                while True:
+                    self._refresh_again.discard(table_id)
                     try:
                         await self.service.refresh(table_id)
                     except Exception:
                         log.exception("refresh failed", extra={"table": table_id})
-        except (asyncio.CancelledError, psycopg.OperationalError):
-            return
+                    if table_id not in self._refresh_again:
+                        return
+            finally:
+                self._refreshing.pop(table_id, None)
+
+        self._refreshing[table_id] = asyncio.create_task(refresh())
 
     async def _sweeper(self) -> None:
         """Take over the tables nobody drives (a process died, or they were just made)."""
@@ -160,7 +182,7 @@ class PgCoordinator(Coordinator):
             return
 
     async def close(self) -> None:
-        for task in self._tasks:
+        for task in [*self._tasks, *self._refreshing.values()]:
             task.cancel()
         for conn in (self._listen, self._control):
             if conn is not None:

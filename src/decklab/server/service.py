@@ -30,14 +30,21 @@ from decklab.engine import records
 from decklab.engine.errors import DecklabError, OptionError, RecordError
 from decklab.engine.registry import game_names, get_game
 from decklab.engine.state import CHANCE, GameState, Viewer, seat_index, seat_name
-from decklab.server import frames
+from decklab.server import frames, trace
 from decklab.server.bots import BotPool
 from decklab.server.config import Settings
 from decklab.server.coordination import Coordinator, LocalCoordinator
 from decklab.server.logline import Entry, move_entries
 from decklab.server.store.committer import GroupCommitter
-from decklab.server.store.models import ActionRow, ChatRow, SeatRow, SoloResultRow, TableRow
-from decklab.server.store.queries import LoadedTable, SeatChange, Store, VersionConflict, Write
+from decklab.server.store.models import ChatRow, SeatRow, SoloResultRow, TableRow
+from decklab.server.store.queries import (
+    LoadedTable,
+    NewAction,
+    SeatChange,
+    Store,
+    VersionConflict,
+    Write,
+)
 from decklab.server.tokens import hash_token, matches, new_token
 
 log = logging.getLogger("decklab.server")
@@ -162,6 +169,9 @@ class Table:
     next_id: str | None = None
     entries: list[Entry] = field(default_factory=list)
     actions: int = 0
+    last_action_version: int = 0
+    """The version the last action held here created: another process that took it
+    back (undo) and played on is told apart from one that only played on."""
     acks: dict[tuple[int, str], int] = field(default_factory=dict)
     events: deque[Event] = field(default_factory=deque)
     chat: list[ChatMessage] = field(default_factory=list)
@@ -202,8 +212,16 @@ def rebuild(
     state before it, as it was when played.
     """
     state = cls.from_setup(num_players, options, setup, seed)
+    return state, replay_onto(state, actions)
+
+
+def replay_onto(
+    state: GameState, actions: Sequence[tuple[int, str, Sequence[str]]], first: int = 1
+) -> list[Entry]:
+    """Apply stored ``actions`` (numbered from ``first``) to ``state`` in place, each with
+    its stored chance outcomes; the history entries they add."""
     entries: list[Entry] = []
-    for number, (actor, text, chance) in enumerate(actions, 1):
+    for number, (actor, text, chance) in enumerate(actions, first):
         action = state.parse_action(actor, text)
         sentence = state.describe_action(actor, action)
         before = state.clone()
@@ -217,7 +235,7 @@ def rebuild(
             raise RecordError(f"action {number} left chance outcomes unused")
         state._forced = None
         entries.extend(move_entries(before, state, actor, text, sentence))
-    return state, entries
+    return entries
 
 
 def undo_point(state: GameState, seat: int) -> int | None:
@@ -276,6 +294,9 @@ class TableService:
         self.pool = pool
         self.coordinator = coordinator or LocalCoordinator()
         self.tables: dict[str, Table] = {}
+        self.process_id = secrets.token_hex(4)
+        """Which server process this is (told in ``welcome``; with ``--processes N``
+        a connection's moves reach connections held by the others)."""
         self._listeners: dict[int, Listener] = {}
         self._next_listener = 0
         self._announcing: set[asyncio.Task[None]] = set()
@@ -331,6 +352,7 @@ class TableService:
             "next_id",
             "entries",
             "actions",
+            "last_action_version",
             "acks",
             "chat",
         ):
@@ -374,6 +396,7 @@ class TableService:
             entries,
             len(loaded.actions),
         )
+        table.last_action_version = loaded.actions[-1].version if loaded.actions else 0
         table.acks = {
             (a.actor, a.client_id): a.version for a in loaded.actions if a.client_id is not None
         }
@@ -414,13 +437,70 @@ class TableService:
     async def _reload(self, table: Table) -> bool:
         """Reload ``table`` in place from the database (lock held) and publish what changed."""
         before_version, before_entries = table.version, len(table.entries)
-        await self._load(table.id)
+        if not await self._read_news(table):
+            await self._load(table.id)
         if table.version == before_version:
             return False
         added = (
             tuple(table.entries[before_entries:]) if len(table.entries) >= before_entries else ()
         )
         self._publish(table, "update", {}, added)
+        return True
+
+    async def _read_news(self, table: Table) -> bool:
+        """Bring ``table`` up to the database by applying only the actions it lacks (lock
+        held): another process's move costs one move here, not a replay of the game.
+        False (nothing changed) when that cannot be done — an action it holds was taken
+        back, or the game's version differs — and a full reload is needed."""
+        news = await asyncio.to_thread(
+            self.store.news, table.id, table.actions, max((m.id for m in table.chat), default=0)
+        )
+        if news is None or news.table.game_version != table.cls.info.version:
+            return False
+        known = news.last_known
+        if table.actions and (known is None or known.version != table.last_action_version):
+            return False
+        if news.stored != table.actions + len(news.actions):
+            return False
+        state = table.state
+        if news.actions:
+            state = state.clone()
+            entries = replay_onto(
+                state, [(a.actor, a.text, list(a.chance)) for a in news.actions], table.actions + 1
+            )
+        row = news.table
+        for index, seat_row in enumerate(news.seats):
+            seat = Seat(
+                seat_row.kind,
+                seat_row.nickname,
+                seat_row.token_hash,
+                seat_row.bot_spec,
+                seat_row.zombie,
+                seat_row.clock_ms,
+            )
+            if index < len(table.seats):
+                seat.connections = table.seats[index].connections
+                seat.left = table.seats[index].left
+                table.seats[index] = seat
+            else:
+                table.seats.append(seat)
+        if news.actions:
+            table.state = state
+            table.entries.extend(entries)
+            table.actions += len(news.actions)
+            table.last_action_version = news.actions[-1].version
+            for a in news.actions:
+                if a.client_id is not None:
+                    table.acks[(a.actor, a.client_id)] = a.version
+        known_chat = {m.id for m in table.chat}
+        table.chat.extend(
+            ChatMessage(c.id, c.seat, c.nickname, c.text, c.created_at.isoformat())
+            for c in news.chat
+            if c.id not in known_chat
+        )
+        table.version, table.status, table.public = row.version, row.status, row.public
+        table.clock, table.outcome = row.clock, row.outcome
+        table.previous_id, table.next_id = row.previous_id, row.next_id
         return True
 
     # ------------------------------------------------------------ creating
@@ -728,6 +808,7 @@ class TableService:
         after.apply(seat, action)
         chance = [str(a) for _, a in after.history[index + 1 :]]
         new_version = table.version + 1
+        trace.mark(table.id, new_version, "validated")
         clock_changes, clock_values = self._clock_after_move(table, seat, after)
         values: dict[str, Any] = {}
         solo = None
@@ -738,7 +819,7 @@ class TableService:
             table,
             table_values=values,
             seats=clock_changes,
-            action=ActionRow(
+            action=NewAction(
                 table_id=table.id,
                 seq=table.actions + 1,
                 actor=seat,
@@ -749,8 +830,10 @@ class TableService:
             ),
             solo=solo,
         )
+        trace.mark(table.id, new_version, "committed")
         table.state = after
         table.actions += 1
+        table.last_action_version = new_version
         for s, ms in clock_values.items():
             table.seats[s].clock_ms = ms
         added = move_entries(state, after, seat, canonical, sentence)
@@ -761,6 +844,7 @@ class TableService:
             table.status, table.outcome = "finished", values["outcome"]
             table.running_since.clear()
         self._publish(table, "action", {"seat": seat_name(seat)}, tuple(added))
+        trace.mark(table.id, new_version, "queued")
         if values:
             self._publish_more(table, "end", {"result": table.outcome})
         return new_version
@@ -771,7 +855,7 @@ class TableService:
         *,
         table_values: dict[str, Any] | None = None,
         seats: Sequence[SeatChange] = (),
-        action: ActionRow | None = None,
+        action: NewAction | None = None,
         drop_actions_from: int | None = None,
         solo: SoloResultRow | None = None,
     ) -> None:
@@ -964,6 +1048,7 @@ class TableService:
             state.rng = table.state.rng.copy()
             await self._commit(table, drop_actions_from=keep + 1)
             table.state, table.entries, table.actions = state, entries, keep
+            table.last_action_version = loaded.actions[keep - 1].version if keep else 0
             table.acks = (
                 {k: v for k, v in table.acks.items() if v <= loaded.actions[keep - 1].version}
                 if keep

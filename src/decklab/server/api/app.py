@@ -6,7 +6,10 @@ started, and every unfinished table is rebuilt from the database.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -14,6 +17,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
+from decklab.server import trace
 from decklab.server.api.routes import games, stats, tables, web
 from decklab.server.api.security import Hygiene, WindowLimit
 from decklab.server.bots import BotPool
@@ -26,6 +30,15 @@ from decklab.server.store.queries import Store
 log = logging.getLogger("decklab.server")
 
 
+async def _loop_lag_probe(every_s: float = 0.01) -> None:
+    """How late the event loop wakes a task that asked to sleep ``every_s`` (tracing only)."""
+    with contextlib.suppress(asyncio.CancelledError):
+        while True:
+            due = time.monotonic() + every_s
+            await asyncio.sleep(every_s)
+            trace.lag(time.monotonic() - due)
+
+
 def create_app(settings: Settings | None = None, pool: BotPool | None = None) -> FastAPI:
     """The application. ``pool`` lets tests share one set of bot workers between apps."""
     settings = settings or Settings()
@@ -34,7 +47,7 @@ def create_app(settings: Settings | None = None, pool: BotPool | None = None) ->
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         upgrade(url)
-        store = Store(make_engine(url))
+        store = Store(make_engine(url, settings.sqlite_sync))
         own_pool = pool is None
         workers = pool or BotPool(settings.bot_workers)
         coordinator = None
@@ -45,9 +58,13 @@ def create_app(settings: Settings | None = None, pool: BotPool | None = None) ->
         service = TableService(store, settings, workers, coordinator)
         await service.start()
         app.state.service = service
+        probe = asyncio.create_task(_loop_lag_probe()) if trace.enabled else None
         try:
             yield
         finally:
+            if probe is not None:
+                probe.cancel()
+                trace.dump()
             await service.close()
             store.close()
             if own_pool:
@@ -83,8 +100,9 @@ def create_app(settings: Settings | None = None, pool: BotPool | None = None) ->
         )
 
     @app.get("/api/health", tags=["server"])
-    async def health() -> dict[str, str]:
-        return {"status": "ok"}
+    async def health(request: Request) -> dict[str, str]:
+        """Up; and which server process answered (with ``--processes N``, one of N)."""
+        return {"status": "ok", "process": request.app.state.service.process_id}
 
     app.include_router(games.router)
     app.include_router(tables.router)

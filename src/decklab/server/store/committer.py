@@ -15,7 +15,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 
+from decklab.server import trace
 from decklab.server.store.queries import Store, Write
 
 log = logging.getLogger("decklab.server.store")
@@ -46,6 +48,7 @@ class GroupCommitter:
         while self._pending:
             batch = self._pending[: self.max_batch]
             del self._pending[: len(batch)]
+            began = time.monotonic()
             try:
                 results = await asyncio.to_thread(self.store.commit_many, [w for w, _ in batch])
             except BaseException as exc:  # the thread itself failed: nobody is told "done"
@@ -55,6 +58,7 @@ class GroupCommitter:
                 if isinstance(exc, asyncio.CancelledError):
                     raise
                 continue
+            trace.batch(len(batch), time.monotonic() - began)
             self._since_checkpoint += len(batch)
             if self._since_checkpoint >= CHECKPOINT_EVERY and (
                 self._checkpointing is None or self._checkpointing.done()

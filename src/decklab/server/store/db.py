@@ -1,8 +1,9 @@
 """Connecting to the database and bringing its schema up to date.
 
 One code path for both databases: an embedded SQLite file in the data folder
-(WAL mode, so readers never wait for the writer, and ``synchronous=FULL`` so
-that a committed action survives even a power cut), or PostgreSQL by URL
+(WAL mode, so readers never wait for the writer; ``synchronous=NORMAL`` by
+default, so that a committed action survives the server being killed — see
+:data:`SQLITE_SYNC` — or ``FULL`` to survive a power cut too), or PostgreSQL by URL
 (``postgresql+psycopg://…``). The schema is made by Alembic migrations, applied
 on start and by ``decklab db upgrade``.
 """
@@ -24,6 +25,18 @@ FILE_NAME = "server.sqlite3"
 HEAD = "0001"
 """The newest migration (a test checks it against Alembic's own view): a database already
 there starts without loading Alembic at all, which keeps restarts quick."""
+
+
+SQLITE_SYNC = ("normal", "full")
+"""SQLite's ``synchronous`` levels the server offers (``--sqlite-sync``).
+
+In WAL mode a commit appends to the WAL file with ``write()`` before the call
+returns, under both levels; they differ only in when the WAL is fsynced. With
+``normal`` it is fsynced at checkpoints, not at each commit: a committed action is
+in the operating system's page cache at once, where a killed process (SIGKILL, a
+crash of the server) cannot take it back — only losing the whole machine (power,
+kernel) can drop the last commits. With ``full`` each commit also waits for the
+disk (several milliseconds each, and far more on a busy disk)."""
 
 
 def default_url() -> str:
@@ -51,10 +64,10 @@ def check_url(url: str) -> str:
     return url
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+def _sqlite_pragmas(dbapi_connection: Any, synchronous: str) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute(f"PRAGMA synchronous={synchronous.upper()}")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=5000")
     # The WAL is copied back into the database file by the server's own checkpoints
@@ -64,13 +77,15 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, sqlite_sync: str = "normal") -> Engine:
     """An engine for ``url``, with SQLite set up for durability and concurrency."""
     check_url(url)
+    if sqlite_sync not in SQLITE_SYNC:
+        raise ValueError(f"sqlite_sync is one of {', '.join(SQLITE_SYNC)}, not {sqlite_sync!r}")
     if is_postgres(url):
         return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
     engine = create_engine(url, connect_args={"check_same_thread": False})
-    event.listen(engine, "connect", _sqlite_pragmas)
+    event.listen(engine, "connect", lambda conn, _record: _sqlite_pragmas(conn, sqlite_sync))
     return engine
 
 
