@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 
 import pytest
@@ -288,3 +289,24 @@ async def test_another_process_reloads_after_an_undo(
     finally:
         await other.close()
         other.store.close()
+
+
+def test_bot_pool_replaces_a_broken_pool_and_bots_play_on() -> None:
+    """A worker killed from outside (out of memory, a signal) must not silence every bot."""
+    import signal
+
+    from decklab.server.bots import BotPool
+
+    state = get_game("facade").new(2, seed=1)
+    seat = state.to_act()[0]
+    legal = {state.action_to_string(seat, a) for a in state.legal_actions(seat)}
+    pool = BotPool(workers=1)
+    try:
+        assert asyncio.run(pool.choose("greedy", state, seat)) in legal
+        for process in list(pool.executor._processes.values()):  # type: ignore[attr-defined]
+            os.kill(process.pid, signal.SIGKILL)
+            process.join(10)
+        assert asyncio.run(pool.choose("greedy", state, seat)) in legal
+        assert pool.restarts == 1
+    finally:
+        pool.close()

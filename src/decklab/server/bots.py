@@ -15,13 +15,16 @@ import os
 import random
 import threading
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from dataclasses import dataclass
+from typing import TypeVar
 
 from decklab.bots.base import Agent, make_agent
 from decklab.engine.state import GameState
 
 _AGENTS: dict[str, Agent] = {}
+T = TypeVar("T")
 
 
 def _agent(spec: str) -> Agent:
@@ -75,32 +78,49 @@ class BotPool:
     """
 
     def __init__(self, workers: int = 1) -> None:
-        context = multiprocessing.get_context("spawn")
-        self.executor: Executor = ProcessPoolExecutor(
-            max_workers=workers,
-            mp_context=context,
+        self.workers = workers
+        self.executor: Executor = self._new_executor()
+        self.restarts = 0
+        """How many times a broken pool (a worker killed: out of memory, a signal) was replaced."""
+        self._rng = random.Random()
+
+    def _new_executor(self) -> Executor:
+        return ProcessPoolExecutor(
+            max_workers=self.workers,
+            mp_context=multiprocessing.get_context("spawn"),
             initializer=_watch_parent,
             initargs=(os.getpid(),),
         )
-        self._rng = random.Random()
 
     def sample(self, state: GameState, seat: int) -> GameState:
         """The only state a bot ever gets: a determinization from its own seat."""
         return state.determinize(seat, random.Random(self._rng.getrandbits(64)))
 
-    async def choose(self, spec: str, state: GameState, seat: int) -> str:
-        sample = self.sample(state, seat)
+    async def _run(self, fn: Callable[..., T], *args: object) -> T:
+        """Run ``fn`` in a worker; if the pool broke (a worker died), replace it and retry once.
+
+        Without this, one worker killed from outside would leave every bot seat of
+        the server silent for good: a broken ``ProcessPoolExecutor`` fails each job.
+        """
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.executor, think, spec, sample, seat)
+        executor = self.executor
+        try:
+            return await loop.run_in_executor(executor, fn, *args)
+        except BrokenExecutor:
+            if self.executor is executor:  # not replaced already by another caller
+                executor.shutdown(wait=False, cancel_futures=True)
+                self.executor = self._new_executor()
+                self.restarts += 1
+            return await loop.run_in_executor(self.executor, fn, *args)
+
+    async def choose(self, spec: str, state: GameState, seat: int) -> str:
+        return await self._run(think, spec, self.sample(state, seat), seat)
 
     async def hint(self, spec: str, state: GameState, seat: int) -> HintResult:
-        sample = self.sample(state, seat)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.executor, hint, spec, sample, seat)
+        return await self._run(hint, spec, self.sample(state, seat), seat)
 
     async def warm(self) -> None:
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self.executor, _warm)
+        await self._run(_warm)
 
     def close(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)

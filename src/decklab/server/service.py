@@ -51,6 +51,8 @@ log = logging.getLogger("decklab.server")
 
 SPECTATOR = "spectator"
 TIMEOUT_ACTIONS = ("bot", "forfeit")
+BOT_RETRY_S = 0.5
+"""A bot whose worker failed is asked again after this pause."""
 
 
 class ServiceError(Exception):
@@ -1014,6 +1016,11 @@ class TableService:
             return
         except Exception:
             log.exception("bot failed", extra={"table": table_id, "seat": seat_name(seat)})
+            # it is tried again below: after a pause, so a failing bot cannot spin the loop
+            try:
+                await asyncio.sleep(BOT_RETRY_S)
+            except asyncio.CancelledError:
+                return
         finally:
             table.thinking.discard(seat)
             table.tasks.pop(f"bot{seat}", None)
