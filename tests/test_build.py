@@ -58,9 +58,8 @@ def run_python(code: str, env_extra: dict[str, str], pythonpath: Path | None = N
 # ------------------------------------------------------------ which build runs
 def test_the_suite_runs_the_compiled_build_when_ci_asks_for_it() -> None:
     if not REQUIRED:
-        pytest.skip(
-            reason="DECKLAB_REQUIRE_COMPILED is not set (only .ci/run's compiled pass sets it)"
-        )
+        why = "DECKLAB_REQUIRE_COMPILED is not set (only .ci/run's compiled pass sets it)"
+        pytest.skip(reason=why)
     assert decklab.BUILD == "compiled", _native.REASON
     from decklab.engine import state
 
