@@ -383,6 +383,7 @@ def load(
         "moves_per_s": len(lat) / seconds,
         "p50_ms": _ms(pct(lat, 0.5)),
         "p99_ms": _ms(pct(lat, 0.99)),
+        "max_ms": _ms(max(lat)) if lat else None,
         "sent": sum(g["sent"] for g in got),
         "server_cpu": server_cpu,
         "server_cpu_ms_per_move": 1000 * server_cpu * seconds / max(1, len(lat)),
@@ -426,11 +427,11 @@ def breakdown(
     """Where a move's time goes: p50/p99 of each phase, joining the clients' stamps with
     the server's (the same monotonic clock), plus the server's own event-loop lateness
     and its group-commit batches."""
-    data: dict[str, list[Any]] = {"events": [], "loop_lag": [], "batches": []}
+    data: dict[str, list[Any]] = {"events": [], "loop_lag": [], "batches": [], "collections": []}
     for trace in traces:  # one per server process
         got = json.loads(trace.read_text())
         for key, rows in data.items():
-            rows.extend(got[key])
+            rows.extend(got.get(key, []))
     stamps: dict[tuple[str, int], dict[str, list[float]]] = {}
     for e in data["events"]:  # a move's stamps may come from two processes
         merged = stamps.setdefault((e["table"], e["version"]), {})
@@ -457,6 +458,7 @@ def breakdown(
             spans[name].append(at[b] - at[a])
     lag = [late for at, late in data["loop_lag"] if window[0] <= at <= window[1]]
     batches = [b for b in data["batches"] if window[0] <= b[0] <= window[1]]
+    pauses = [p for at, p in data["collections"] if window[0] <= at <= window[1]]
     return {
         "phases_ms": {
             name: {"p50": _ms(pct(v, 0.5)), "p99": _ms(pct(v, 0.99))} for name, v in spans.items()
@@ -467,6 +469,8 @@ def breakdown(
         "batch_mean": statistics.mean(b[1] for b in batches) if batches else None,
         "batches_per_s": len(batches) / (window[1] - window[0]),
         "batch_p99_ms": _ms(pct([b[2] for b in batches], 0.99)),
+        "full_collections": len(pauses),
+        "full_collection_max_ms": _ms(max(pauses)) if pauses else None,
     }
 
 
@@ -658,7 +662,7 @@ def main() -> None:
 def line(got: dict[str, Any]) -> str:
     return (
         f"{got['moves_per_s']:7.1f} moves/s  p50 {got['p50_ms'] or 0:7.1f} ms  "
-        f"p99 {got['p99_ms'] or 0:7.1f} ms  CPU: server {got['server_cpu']:.2f} "
+        f"p99 {got['p99_ms'] or 0:7.1f} ms  max {got['max_ms'] or 0:7.1f} ms  CPU: server {got['server_cpu']:.2f} "
         f"({got['server_cpu_ms_per_move']:.2f} ms/move, waited {got['server_run_queue_wait']:.2f}) "
         f"clients {got['client_cpu']:.2f} ({got['clients']} procs) "
         f"machine {got['machine_busy_cores']:.2f}  "
@@ -677,7 +681,8 @@ def phases_line(got: dict[str, Any]) -> str:
         + "  ".join(parts)
         + f"  | server loop lag p99 {got['server_lag_p99_ms'] or 0:.1f} ms, "
         f"commits {got['batches_per_s']:.0f}/s of {got['batch_mean'] or 0:.1f} writes, "
-        f"p99 {got['batch_p99_ms'] or 0:.1f} ms"
+        f"p99 {got['batch_p99_ms'] or 0:.1f} ms, "
+        f"full collections {got['full_collections']}"
     )
 
 

@@ -122,6 +122,14 @@ def register(app: typer.Typer) -> None:
         tables_per_minute: Annotated[
             int, typer.Option(help="tables one address may create per minute", min=1)
         ] = 30,
+        full_gc_every: Annotated[
+            float,
+            typer.Option(
+                help="seconds between full garbage collections, which the server runs itself so "
+                "that none stops a move midway; 0: Python's own (see docs/server.md)",
+                min=0,
+            ),
+        ] = 300.0,
         log_level: Annotated[str, typer.Option(help="debug, info, warning")] = "info",
     ) -> None:
         """Serve online play: tables, seats, live moves, bots (FastAPI + uvicorn)."""
@@ -157,6 +165,7 @@ def register(app: typer.Typer) -> None:
             allowed_origins=frozenset(allowed_origin or ()),
             tables_per_window=tables_per_minute,
             table_window_s=60.0,
+            full_gc_every_s=full_gc_every,
         )
         typer.echo(f"decklab serves on http://{host}:{port}/ (database: {shown_url(url)})")
         if processes == 1:

@@ -39,5 +39,9 @@ class Settings:
     """Table creation per client address."""
     allowed_origins: frozenset[str] = field(default_factory=frozenset)
     """Extra origins allowed to open a WebSocket (the server's own is always allowed)."""
+    full_gc_every_s: float = 0.0
+    """Seconds between the server's own full garbage collections, with CPython's automatic
+    ones off (:mod:`decklab.server.heap`); 0 leaves the interpreter's collector alone (tests,
+    embedding). ``decklab serve`` runs one every 300 s."""
     shared: bool = True
     """On PostgreSQL, share tables with other server processes (advisory locks, NOTIFY)."""

@@ -27,6 +27,7 @@ enabled = bool(_path)
 _stamps: dict[Key, dict[str, list[float]]] = {}
 _lag: list[tuple[float, float]] = []
 _batches: list[tuple[float, int, float]] = []
+_collections: list[tuple[float, float]] = []
 
 
 def mark(table: str, version: int, phase: str) -> None:
@@ -47,6 +48,12 @@ def batch(size: int, seconds: float) -> None:
         _batches.append((time.monotonic(), size, seconds))
 
 
+def collection(seconds: float) -> None:
+    """A full garbage collection (:mod:`decklab.server.heap`) stopped the process ``seconds``."""
+    if enabled:
+        _collections.append((time.monotonic(), seconds))
+
+
 def dump() -> None:
     """Write what was stamped (on shutdown)."""
     if not enabled:
@@ -56,5 +63,7 @@ def dump() -> None:
         for (table, version), phases in _stamps.items()
     ]
     Path(_path.replace("{pid}", str(os.getpid()))).write_text(
-        json.dumps({"events": rows, "loop_lag": _lag, "batches": _batches})
+        json.dumps(
+            {"events": rows, "loop_lag": _lag, "batches": _batches, "collections": _collections}
+        )
     )

@@ -22,6 +22,7 @@ from decklab.server.api.routes import games, stats, tables, web
 from decklab.server.api.security import Hygiene, WindowLimit
 from decklab.server.bots import BotPool
 from decklab.server.config import Settings
+from decklab.server.heap import HeapPolicy
 from decklab.server.live import router as live_router
 from decklab.server.service import ServiceError, TableService
 from decklab.server.store.db import default_url, is_postgres, make_engine, upgrade
@@ -55,6 +56,10 @@ def create_app(settings: Settings | None = None, pool: BotPool | None = None) ->
             from decklab.server.pg_coordination import PgCoordinator
 
             coordinator = PgCoordinator(url)
+        heap = HeapPolicy(settings.full_gc_every_s) if settings.full_gc_every_s > 0 else None
+        if heap is not None:
+            heap.start()  # before the tables are rebuilt: they are not frozen
+        app.state.heap = heap
         service = TableService(store, settings, workers, coordinator)
         await service.start()
         app.state.service = service
@@ -69,6 +74,8 @@ def create_app(settings: Settings | None = None, pool: BotPool | None = None) ->
             store.close()
             if own_pool:
                 workers.close()
+            if heap is not None:
+                await heap.stop()
 
     app = FastAPI(
         title="decklab",
