@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from .games import pick, two_player
-from .wsdrive import auth, collect, hello, join, new_table, until
+from .wsdrive import auth, collect, hello, join, new_table, receive, until
 
 GAME = two_player()
 URL = "/api/tables/{}/live"
@@ -182,6 +182,31 @@ def test_oversized_flooding_and_binary_frames(client: TestClient) -> None:
                 break
         assert set(codes) == {"rate_limited"}
     assert client.get(f"/api/tables/{table}").json()["version"] == 3
+
+
+def test_heartbeat_closes_a_silent_connection_and_keeps_an_answering_one(
+    client: TestClient,
+) -> None:
+    """Pings every heartbeat (1 s here); a connection that sends nothing for two is
+    closed with 4408, one that answers with pongs stays open."""
+    table, _ = _two_people(client)
+    with (
+        client.websocket_connect(URL.format(table)) as silent,
+        client.websocket_connect(URL.format(table)) as alive,
+    ):
+        hello(silent)
+        hello(alive)
+        started = time.monotonic()
+        pings = 0
+        while time.monotonic() - started < 3.5:
+            pings += receive(alive)["type"] == "ping"  # answers each ping
+        assert pings >= 2
+        with pytest.raises(WebSocketDisconnect) as closed:
+            for _ in range(100):
+                silent.receive_json()  # never answers
+        assert closed.value.code == 4408
+        assert time.monotonic() - started >= 2.0
+        assert until(alive, lambda f: f["type"] == "ping")["type"] == "ping"
 
 
 def test_leaver_replaced_by_bot_and_reclaimed(client: TestClient) -> None:

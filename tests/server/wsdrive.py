@@ -41,10 +41,20 @@ def hello(ws: WebSocketTestSession, token: str | None = None, last: int | None =
     return welcome
 
 
+def receive(ws: WebSocketTestSession) -> Frame:
+    """The next frame; a ping is answered with a pong, as a live client does (the server
+    closes a connection that stays silent for two heartbeats, and a slow bot on a loaded
+    machine can take longer than that)."""
+    frame: Frame = ws.receive_json()
+    if frame.get("type") == "ping":
+        ws.send_json({"type": "pong", "at": frame.get("at")})
+    return frame
+
+
 def until(ws: WebSocketTestSession, wanted: Callable[[Frame], bool], limit: int = 200) -> Frame:
     """Read frames until one is ``wanted`` (pings keep coming, so this never hangs)."""
     for _ in range(limit):
-        frame: Frame = ws.receive_json()
+        frame = receive(ws)
         if wanted(frame):
             return frame
     raise AssertionError("the wanted frame never came")
@@ -56,7 +66,7 @@ def collect(
     """Every frame up to and including the first ``wanted`` one."""
     seen = []
     for _ in range(limit):
-        frame: Frame = ws.receive_json()
+        frame = receive(ws)
         seen.append(frame)
         if wanted(frame):
             return seen
