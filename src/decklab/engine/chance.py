@@ -41,6 +41,7 @@ _LOW34: Final[i64] = (1 << 34) - 1
 _LOW37: Final[i64] = (1 << 37) - 1
 _LOW33: Final[i64] = (1 << 33) - 1
 _LOW32: Final[i64] = (1 << 32) - 1
+_TWO32: Final[i64] = 1 << 32
 
 
 class Rng:
@@ -110,30 +111,15 @@ class Rng:
         factorial number system: a uniform permutation to within 2⁻¹²⁸, at a
         fraction of the cost of a draw per card. (Lists only: compiled, list
         indexing is then a native operation.)
+
+        Two ways to the same digits: interpreted, X is a Python int (its long
+        division runs in C); compiled, X stays in its 64-bit words and is divided
+        on native integers (:func:`_shuffle_words`), with no big-int objects made.
         """
-        n = len(items)
-        if n < 2:
-            return
-        x = 0
-        for _ in range((n * n.bit_length()) // 64 + 3):
-            x = (x << 64) | self.next64()
-        # The digits come off X in chunks: one long division by the product of a run of
-        # radices (i + 1, i, …, lo + 1) leaves a remainder that fits a machine word, and
-        # its own digits are the same as X's (mixed radix), found with word divisions.
-        i = n - 1
-        while i > 0:
-            lo = i
-            radix = i + 1
-            while lo > 1 and radix * lo < _RADIX_MAX:
-                radix *= lo
-                lo -= 1
-            x, r = divmod(x, radix)
-            while i >= lo:
-                d = i + 1
-                j = r % d
-                r //= d
-                items[i], items[j] = items[j], items[i]
-                i -= 1
+        if NATIVE:
+            _shuffle_words(self, items)
+        else:
+            _shuffle_bigint(self, items)
 
     def copy(self) -> Rng:
         # The constructor, not ``Rng.__new__(Rng)``: compiled, ``__new__`` is a slow
@@ -142,6 +128,80 @@ class Rng:
         other = Rng(0)
         other._t = self._t
         return other
+
+
+def _shuffle_draws(n: int) -> int:
+    """How many 64-bit draws X is made of for a shuffle of ``n`` items."""
+    return (n * n.bit_length()) // 64 + 3
+
+
+def _shuffle_bigint(rng: Rng, items: list[T]) -> None:
+    """:meth:`Rng.shuffle` with X as one Python int (the faster way interpreted)."""
+    n = len(items)
+    if n < 2:
+        return
+    x = 0
+    for _ in range(_shuffle_draws(n)):
+        x = (x << 64) | rng.next64()
+    # The digits come off X in chunks: one long division by the product of a run of
+    # radices (i + 1, i, …, lo + 1) leaves a remainder that fits a machine word, and
+    # its own digits are the same as X's (mixed radix), found with word divisions.
+    i = n - 1
+    while i > 0:
+        lo = i
+        radix = i + 1
+        while lo > 1 and radix * lo < _RADIX_MAX:
+            radix *= lo
+            lo -= 1
+        x, r = divmod(x, radix)
+        while i >= lo:
+            d = i + 1
+            j = r % d
+            r //= d
+            items[i], items[j] = items[j], items[i]
+            i -= 1
+
+
+def _shuffle_words(rng: Rng, items: list[T]) -> None:
+    """:meth:`Rng.shuffle` with X kept as its 64-bit words, most significant first.
+
+    The same chunks and digits as :func:`_shuffle_bigint` (tests/test_build.py
+    compares them on both builds); each long division by a chunk's radix (below
+    2³⁰) goes through the words 32 bits at a time, so every intermediate value fits
+    a native integer. Compiled, a word is a signed i64 holding the 64 bits (the
+    quotient's high half wraps into the sign bit as the draws do); interpreted, the
+    plain unsigned value: the halves read off either are the same.
+    """
+    n = len(items)
+    if n < 2:
+        return
+    count: i64 = _shuffle_draws(n)
+    words: list[i64] = [rng._step() if NATIVE else rng.next64() for _ in range(count)]
+    top: i64 = 0  # words[:top] are zero: the quotient has shrunk past them
+    i: i64 = n - 1
+    while i > 0:
+        lo = i
+        radix: i64 = i + 1
+        while lo > 1 and radix * lo < _RADIX_MAX:
+            radix *= lo
+            lo -= 1
+        r: i64 = 0
+        for k in range(top, count):
+            w = words[k]
+            cur = (r << 32) | ((w >> 32) & _LOW32)
+            hi = cur // radix
+            cur = ((cur - hi * radix) << 32) | (w & _LOW32)
+            q = cur // radix
+            r = cur - q * radix
+            words[k] = hi * _TWO32 + q
+        while top < count and words[top] == 0:
+            top += 1
+        while i >= lo:
+            d = i + 1
+            j = r % d
+            r //= d
+            items[i], items[j] = items[j], items[i]
+            i -= 1
 
 
 # The searches and the determinizations draw from the standard library's

@@ -624,15 +624,23 @@ class LonelyFaceState(GameState):
         self._fr = fr
         self._fd = fd
         self._takes = tr | td << 16
-        acts = [*FLIPS_RIGHT[fr], *FLIPS_DOWN[fd], *TAKES_RIGHT[tr], *TAKES_DOWN[td]]
+        # (An extend costs as much for an empty tuple as for a short one, and most
+        # turns offer no take: only non-empty parts are added.)
+        acts = list(FLIPS_RIGHT[fr])
+        if fd:
+            acts.extend(FLIPS_DOWN[fd])
+        if tr:
+            acts.extend(TAKES_RIGHT[tr])
+        if td:
+            acts.extend(TAKES_DOWN[td])
         if occ:
             for c in self.hands[self.cur]:
                 if c >> 4 == u:
                     if occ == FULL:
-                        acts += SWAP_ALL[c]
+                        acts.extend(SWAP_ALL[c])
                     else:
                         base = SWAP + c * 16
-                        acts += [base + i for i in cells_of(occ)]
+                        acts.extend([base + i for i in cells_of(occ)])
         self._legal = acts or [PASS]
 
     def _apply(self, seat: int, action: int) -> None:
