@@ -41,7 +41,12 @@ _LOW34: Final[i64] = (1 << 34) - 1
 _LOW37: Final[i64] = (1 << 37) - 1
 _LOW33: Final[i64] = (1 << 33) - 1
 _LOW32: Final[i64] = (1 << 32) - 1
-_TWO32: Final[i64] = 1 << 32
+_LOW16: Final[i64] = (1 << 16) - 1
+_TWO16: Final[i64] = 1 << 16
+_WORD_RADIX_MAX: Final[i64] = 1 << 47
+"""The word-wise shuffle's chunk radices stay below this: a remainder shifted up by a
+16-bit piece then still fits a signed 64-bit integer."""
+_WORDS_MAX_ITEMS: Final = 1 << 16
 
 
 class Rng:
@@ -116,7 +121,7 @@ class Rng:
         division runs in C); compiled, X stays in its 64-bit words and is divided
         on native integers (:func:`_shuffle_words`), with no big-int objects made.
         """
-        if NATIVE:
+        if NATIVE and len(items) < _WORDS_MAX_ITEMS:
             _shuffle_words(self, items)
         else:
             _shuffle_bigint(self, items)
@@ -165,12 +170,14 @@ def _shuffle_bigint(rng: Rng, items: list[T]) -> None:
 def _shuffle_words(rng: Rng, items: list[T]) -> None:
     """:meth:`Rng.shuffle` with X kept as its 64-bit words, most significant first.
 
-    The same chunks and digits as :func:`_shuffle_bigint` (tests/test_build.py
-    compares them on both builds); each long division by a chunk's radix (below
-    2³⁰) goes through the words 32 bits at a time, so every intermediate value fits
-    a native integer. Compiled, a word is a signed i64 holding the 64 bits (the
-    quotient's high half wraps into the sign bit as the draws do); interpreted, the
-    plain unsigned value: the halves read off either are the same.
+    The same digits as :func:`_shuffle_bigint` (tests/test_build.py compares them on
+    both builds). Each long division by a chunk's radix (below 2⁴⁷) goes through the
+    words 16 bits at a time, so every intermediate value fits a native integer, and
+    the chunks are larger than a Python int's one-digit divisions (fewer passes, each
+    storing fewer words). Compiled, a word is a signed i64 holding the 64 bits (the
+    quotient's top piece wraps into the sign bit as the draws do); interpreted, the
+    plain unsigned value: the pieces read off either are the same. (``n`` below
+    :data:`_WORDS_MAX_ITEMS`, so that a radix times the next one fits a word.)
     """
     n = len(items)
     if n < 2:
@@ -182,18 +189,22 @@ def _shuffle_words(rng: Rng, items: list[T]) -> None:
     while i > 0:
         lo = i
         radix: i64 = i + 1
-        while lo > 1 and radix * lo < _RADIX_MAX:
+        while lo > 1 and radix * lo < _WORD_RADIX_MAX:
             radix *= lo
             lo -= 1
         r: i64 = 0
         for k in range(top, count):
             w = words[k]
-            cur = (r << 32) | ((w >> 32) & _LOW32)
-            hi = cur // radix
-            cur = ((cur - hi * radix) << 32) | (w & _LOW32)
-            q = cur // radix
-            r = cur - q * radix
-            words[k] = hi * _TWO32 + q
+            cur = (r << 16) | ((w >> 48) & _LOW16)
+            q3 = cur // radix
+            cur = ((cur - q3 * radix) << 16) | ((w >> 32) & _LOW16)
+            q2 = cur // radix
+            cur = ((cur - q2 * radix) << 16) | ((w >> 16) & _LOW16)
+            q1 = cur // radix
+            cur = ((cur - q1 * radix) << 16) | (w & _LOW16)
+            q0 = cur // radix
+            r = cur - q0 * radix
+            words[k] = ((q3 * _TWO16 + q2) * _TWO16 + q1) * _TWO16 + q0
         while top < count and words[top] == 0:
             top += 1
         while i >= lo:

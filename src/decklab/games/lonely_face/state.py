@@ -67,7 +67,6 @@ from decklab.games.lonely_face.tables import (
     TAKE,
     TAKES_DOWN,
     TAKES_RIGHT,
-    cells_of,
     is_pair,
     pair_points,
 )
@@ -630,11 +629,10 @@ class LonelyFaceState(GameState):
         self._fr = fr
         self._fd = fd
         self._takes = tr | td << 16
-        # (An extend costs as much for an empty tuple as for a short one, and most
-        # turns offer no take: only non-empty parts are added.)
-        acts = list(FLIPS_RIGHT[fr])
-        if fd:
-            acts.extend(FLIPS_DOWN[fd])
+        # One new list from the two flip parts (a concatenation allocates it once), then
+        # only the non-empty other parts: an extend costs about as much for an empty
+        # list as for a short one, and most turns offer no take.
+        acts = FLIPS_RIGHT[fr] + FLIPS_DOWN[fd]
         if tr:
             acts.extend(TAKES_RIGHT[tr])
         if td:
@@ -642,12 +640,13 @@ class LonelyFaceState(GameState):
         if occ:
             for c in self.hands[self.cur]:
                 if c >> 4 == u:
+                    swaps = SWAP_ALL[c]  # made once: appending them allocates no int
                     if occ == FULL:
-                        acts.extend(SWAP_ALL[c])
+                        acts.extend(swaps)
                     else:
-                        base = SWAP + c * 16
-                        for i in cells_of(occ):
-                            acts.append(base + i)
+                        for i in range(CELLS):
+                            if occ >> i & 1:
+                                acts.append(swaps[i])
         self._legal = acts or [PASS]
 
     def _apply(self, seat: int, action: int) -> None:
@@ -1183,7 +1182,7 @@ def _suit_cells(u: int, cells: i64) -> i64:
     return cells << (u << 4)
 
 
-def _flip_pairs(g: list[int], flips: tuple[int, ...]) -> bool:
+def _flip_pairs(g: list[int], flips: list[int]) -> bool:
     """Whether one of these flip actions would make a new pair on grid ``g`` (L7, L9)."""
     for a in flips:
         e = a - FLIP
