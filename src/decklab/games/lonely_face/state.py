@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from itertools import combinations_with_replacement
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from mypy_extensions import i64
 
@@ -70,6 +70,8 @@ from decklab.games.lonely_face.tables import (
     is_pair,
     pair_points,
 )
+
+T = TypeVar("T")
 
 INFO: Final = GameInfo(
     name="lonely-face",
@@ -640,13 +642,10 @@ class LonelyFaceState(GameState):
         if occ:
             for c in self.hands[self.cur]:
                 if c >> 4 == u:
-                    swaps = SWAP_ALL[c]  # made once: appending them allocates no int
                     if occ == FULL:
-                        acts.extend(swaps)
+                        acts.extend(SWAP_ALL[c])
                     else:
-                        for i in range(CELLS):
-                            if occ >> i & 1:
-                                acts.append(swaps[i])
+                        _append_picked(acts, SWAP_ALL[c], occ)
         self._legal = acts or [PASS]
 
     def _apply(self, seat: int, action: int) -> None:
@@ -1177,6 +1176,17 @@ class LonelyFaceState(GameState):
 
 
 # ---------------------------------------------------------------------- helpers
+def _append_picked(out: list[T], items: list[T], mask: int) -> None:
+    """Append ``items[i]`` for every bit i set in ``mask``, in order.
+
+    Generic on purpose: compiled, the items then pass as the objects they are (the
+    table's ints, made once), where a ``list[int]`` loop would unbox and box each one.
+    """
+    for i in range(len(items)):
+        if mask >> i & 1:
+            out.append(items[i])
+
+
 def _suit_cells(u: int, cells: i64) -> i64:
     """The cell mask ``cells`` moved to suit u's 16 bits of :attr:`LonelyFaceState.suits`."""
     return cells << (u << 4)
