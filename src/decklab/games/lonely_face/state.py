@@ -298,7 +298,7 @@ class LonelyFaceState(GameState):
             while True:  # L3: draw, the tied highest draw again
                 order = list(DECK)  # cards order[:pos] are drawn, the rest still in the deck
                 draws = []
-                drawing = list(range(n))
+                drawing = [s for s in range(n)]  # (compiled, a native loop; list(range) is not)
                 pos = 0
                 while pos + len(drawing) <= len(order):
                     rnd = {}
@@ -575,7 +575,7 @@ class LonelyFaceState(GameState):
                     ok = (
                         self.occ >> (rest & 15) & 1 == 1
                         and c >> 4 == self.suit
-                        and c in self.hands[seat]
+                        and _index_of(self.hands[seat], c) >= 0
                     )
                 elif action >= TAKE:
                     ok = action < TAKE + NUM_EDGES and self._takes & EDGE_MASK[action - TAKE] != 0
@@ -708,10 +708,11 @@ class LonelyFaceState(GameState):
                 if FACE_CARD[old] != FACE_CARD[c]:
                     self.fmask ^= bx
                 hand = self.hands[seat]
-                hand[hand.index(c)] = old
+                hand[_index_of(hand, c)] = old
                 known = self.known[seat]
-                if c in known:
-                    known.remove(c)
+                k = _index_of(known, c)
+                if k >= 0:
+                    del known[k]
                 elif self.musts[seat]:  # an unseen card comes to light: drop what it satisfies
                     bit = 1 << c
                     self.musts[seat] = [m for m in self.musts[seat] if not m & bit]
@@ -1176,6 +1177,15 @@ class LonelyFaceState(GameState):
 
 
 # ---------------------------------------------------------------------- helpers
+def _index_of(items: list[int], c: int) -> int:
+    """Where card ``c`` is in a hand-sized list, -1 if absent (a native loop when
+    compiled: ``list.index`` and ``in`` are generic calls, slow for three items)."""
+    for k in range(len(items)):
+        if items[k] == c:
+            return k
+    return -1
+
+
 def _append_picked(out: list[T], items: list[T], mask: int) -> None:
     """Append ``items[i]`` for every bit i set in ``mask``, in order.
 
