@@ -394,10 +394,6 @@ class Search:
         if got is None:
             got = self._sea_ids[i] = self._ids(self.sea[i:])
         sea = got
-        mine = [0, 0, 0, 0]  # each suit's stack tops, as base-16 digits (rank + 1)
-        for k in tops:
-            if k >= 0:
-                mine[k >> 4] = mine[k >> 4] << 4 | ((k & 15) + 1)
         free = self.max_stacks - len(tops)
         rows = self._rows
         total = 0
@@ -405,10 +401,16 @@ class Search:
         for s in range(4):
             if not rem & _SUIT_BITS[s]:
                 continue
-            key = (cabin[s], beach[s], sea[s], deep[s], mine[s])
+            # the suit's stack tops, as base-16 digits (rank + 1); a plain loop, not a list
+            # of the four suits' codes: compiled, each update of one would box an int
+            mine = 0
+            for k in tops:
+                if k >> 4 == s:  # (a dead stack, -1, belongs to no suit)
+                    mine = mine << 4 | ((k & 15) + 1)
+            key = (cabin[s], beach[s], sea[s], deep[s], mine)
             row = rows.get(key)
             if row is None:
-                code = mine[s]
+                code = mine
                 base = []
                 while code:
                     base.append((code & 15) - 1)
