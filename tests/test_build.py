@@ -19,7 +19,14 @@ import pytest
 
 import decklab
 from decklab import _native
-from decklab.engine.chance import Rng, std_below, std_choice, std_shuffle
+from decklab.engine.chance import (
+    Rng,
+    _shuffle_bigint,
+    _shuffle_words,
+    std_below,
+    std_choice,
+    std_shuffle,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 REQUIRED = os.environ.get("DECKLAB_REQUIRE_COMPILED", "") not in ("", "0")
@@ -190,6 +197,22 @@ def test_std_helpers_draw_exactly_what_the_standard_library_draws() -> None:
         assert ours.getstate() == theirs.getstate()
     with pytest.raises(IndexError):
         std_choice(random.Random(0), [])
+
+
+def test_both_ways_of_shuffling_give_the_same_permutation_and_draws() -> None:
+    # Rng.shuffle divides X as a Python int interpreted and word by word compiled:
+    # every deal of every game depends on the two agreeing (both run on either build).
+    for seed in (0, 1, 7, 2**63, 2**64 - 1, 0x9E3779B97F4A7C15):
+        a_rng, b_rng = Rng(seed), Rng(seed)
+        for n in [*range(0, 70), 103, 104, 156, 300]:
+            a, b = list(range(n)), list(range(n))
+            _shuffle_bigint(a_rng, a)
+            _shuffle_words(b_rng, b)
+            assert a == b, (seed, n)
+            assert a_rng.s == b_rng.s
+    moved = list(range(52))
+    Rng(3).shuffle(moved)
+    assert sorted(moved) == list(range(52)) and moved != list(range(52))
 
 
 def test_rng_copy_continues_the_same_stream_independently() -> None:

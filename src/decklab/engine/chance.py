@@ -34,13 +34,31 @@ ints and masked. Both give the same numbers (tests/test_build.py compares them).
 
 # splitmix64's constants as signed 64-bit integers (their bits are the unsigned ones'),
 # and masks that make the arithmetic right shifts of a signed i64 logical.
-_GAMMA: Final[i64] = 0x9E3779B97F4A7C15 - (1 << 64)
-_MUL1: Final[i64] = 0xBF58476D1CE4E5B9 - (1 << 64)
-_MUL2: Final[i64] = 0x94D049BB133111EB - (1 << 64)
+
+
+def _signed64(u: int) -> i64:
+    """The signed 64-bit integer with the bits of ``u`` (0 ≤ u < 2⁶⁴).
+
+    The constants below are made by this call, not written as literals: compiled, a
+    literal beyond 62 bits is kept as a Python int and converted on every use, while
+    a computed ``Final[i64]`` is a native word.
+    """
+    return u - (1 << 64) if u >> 63 else u
+
+
+_GAMMA: Final[i64] = _signed64(0x9E3779B97F4A7C15)
+_MUL1: Final[i64] = _signed64(0xBF58476D1CE4E5B9)
+_MUL2: Final[i64] = _signed64(0x94D049BB133111EB)
 _LOW34: Final[i64] = (1 << 34) - 1
 _LOW37: Final[i64] = (1 << 37) - 1
 _LOW33: Final[i64] = (1 << 33) - 1
 _LOW32: Final[i64] = (1 << 32) - 1
+_LOW16: Final[i64] = (1 << 16) - 1
+_TWO16: Final[i64] = 1 << 16
+_WORD_RADIX_MAX: Final[i64] = 1 << 47
+"""The word-wise shuffle's chunk radices stay below this: a remainder shifted up by a
+16-bit piece then still fits a signed 64-bit integer."""
+_WORDS_MAX_ITEMS: Final = 1 << 16
 
 
 class Rng:
@@ -110,30 +128,15 @@ class Rng:
         factorial number system: a uniform permutation to within 2⁻¹²⁸, at a
         fraction of the cost of a draw per card. (Lists only: compiled, list
         indexing is then a native operation.)
+
+        Two ways to the same digits: interpreted, X is a Python int (its long
+        division runs in C); compiled, X stays in its 64-bit words and is divided
+        on native integers (:func:`_shuffle_words`), with no big-int objects made.
         """
-        n = len(items)
-        if n < 2:
-            return
-        x = 0
-        for _ in range((n * n.bit_length()) // 64 + 3):
-            x = (x << 64) | self.next64()
-        # The digits come off X in chunks: one long division by the product of a run of
-        # radices (i + 1, i, …, lo + 1) leaves a remainder that fits a machine word, and
-        # its own digits are the same as X's (mixed radix), found with word divisions.
-        i = n - 1
-        while i > 0:
-            lo = i
-            radix = i + 1
-            while lo > 1 and radix * lo < _RADIX_MAX:
-                radix *= lo
-                lo -= 1
-            x, r = divmod(x, radix)
-            while i >= lo:
-                d = i + 1
-                j = r % d
-                r //= d
-                items[i], items[j] = items[j], items[i]
-                i -= 1
+        if NATIVE and len(items) < _WORDS_MAX_ITEMS:
+            _shuffle_words(self, items)
+        else:
+            _shuffle_bigint(self, items)
 
     def copy(self) -> Rng:
         # The constructor, not ``Rng.__new__(Rng)``: compiled, ``__new__`` is a slow
@@ -142,6 +145,122 @@ class Rng:
         other = Rng(0)
         other._t = self._t
         return other
+
+
+def _shuffle_draws(n: int) -> int:
+    """How many 64-bit draws X is made of for a shuffle of ``n`` items."""
+    return (n * n.bit_length()) // 64 + 3
+
+
+def _shuffle_bigint(rng: Rng, items: list[T]) -> None:
+    """:meth:`Rng.shuffle` with X as one Python int (the faster way interpreted)."""
+    n = len(items)
+    if n < 2:
+        return
+    x = 0
+    for _ in range(_shuffle_draws(n)):
+        x = (x << 64) | rng.next64()
+    # The digits come off X in chunks: one long division by the product of a run of
+    # radices (i + 1, i, …, lo + 1) leaves a remainder that fits a machine word, and
+    # its own digits are the same as X's (mixed radix), found with word divisions.
+    i = n - 1
+    while i > 0:
+        lo = i
+        radix = i + 1
+        while lo > 1 and radix * lo < _RADIX_MAX:
+            radix *= lo
+            lo -= 1
+        x, r = divmod(x, radix)
+        while i >= lo:
+            d = i + 1
+            j = r % d
+            r //= d
+            items[i], items[j] = items[j], items[i]
+            i -= 1
+
+
+def _shuffle_words(rng: Rng, items: list[T]) -> None:
+    """:meth:`Rng.shuffle` with X kept as its 64-bit words, most significant first.
+
+    The same digits as :func:`_shuffle_bigint` (tests/test_build.py compares them on
+    both builds). Each long division by a chunk's radix (below 2⁴⁷) goes through the
+    words 16 bits at a time, so every intermediate value fits a native integer, and
+    the chunks are larger than a Python int's one-digit divisions (fewer passes over
+    the words, and each pass divides by two chunks: storing the words is the cost). Compiled, a word is a signed i64 holding the 64 bits (the
+    quotient's top piece wraps into the sign bit as the draws do); interpreted, the
+    plain unsigned value: the pieces read off either are the same. (``n`` below
+    :data:`_WORDS_MAX_ITEMS`, so that a radix times the next one fits a word.)
+    """
+    n = len(items)
+    if n < 2:
+        return
+    count: i64 = _shuffle_draws(n)
+    words: list[i64] = [rng._step() if NATIVE else rng.next64() for _ in range(count)]
+    top: i64 = 0  # words[:top] are zero: the quotient has shrunk past them
+    i: i64 = n - 1
+    while i > 0:
+        # Two chunks per pass over the words (the second one's pieces are the first
+        # one's quotient pieces, as they come): half the words stored.
+        lo_a = _chunk_end(i)
+        ra = _chunk_radix(i, lo_a)
+        lo_b = lo_a  # no second chunk (radix 1) if the first one reaches digit 1
+        rb: i64 = 1
+        if lo_a > 1:
+            lo_b = _chunk_end(lo_a - 1)
+            rb = _chunk_radix(lo_a - 1, lo_b)
+        r_a: i64 = 0
+        r_b: i64 = 0
+        for k in range(top, count):
+            w = words[k]
+            out: i64 = 0
+            shift: i64 = 48
+            while shift >= 0:
+                cur = (r_a << 16) | ((w >> shift) & _LOW16)
+                q = cur // ra
+                r_a = cur - q * ra
+                cur = (r_b << 16) | q
+                q = cur // rb
+                r_b = cur - q * rb
+                out = out * _TWO16 + q
+                shift -= 16
+            words[k] = out
+        while top < count and words[top] == 0:
+            top += 1
+        r = r_a
+        while i >= lo_a:
+            d = i + 1
+            j = r % d
+            r //= d
+            items[i], items[j] = items[j], items[i]
+            i -= 1
+        r = r_b
+        while i >= lo_b and i > 0:
+            d = i + 1
+            j = r % d
+            r //= d
+            items[i], items[j] = items[j], items[i]
+            i -= 1
+
+
+def _chunk_end(i: i64) -> i64:
+    """The last digit of the word-wise shuffle's chunk that starts at digit ``i``: the
+    radices i + 1, i, …, lo + 1 multiply to below :data:`_WORD_RADIX_MAX`."""
+    lo = i
+    radix: i64 = i + 1
+    while lo > 1 and radix * lo < _WORD_RADIX_MAX:
+        radix *= lo
+        lo -= 1
+    return lo
+
+
+def _chunk_radix(i: i64, lo: i64) -> i64:
+    """The product of the radices of digits i … lo (digit k's radix is k + 1)."""
+    radix: i64 = 1
+    k = i
+    while k >= lo:
+        radix *= k + 1
+        k -= 1
+    return radix
 
 
 # The searches and the determinizations draw from the standard library's

@@ -394,10 +394,6 @@ class Search:
         if got is None:
             got = self._sea_ids[i] = self._ids(self.sea[i:])
         sea = got
-        mine = [0, 0, 0, 0]  # each suit's stack tops, as base-16 digits (rank + 1)
-        for k in tops:
-            if k >= 0:
-                mine[k >> 4] = mine[k >> 4] << 4 | ((k & 15) + 1)
         free = self.max_stacks - len(tops)
         rows = self._rows
         total = 0
@@ -405,10 +401,16 @@ class Search:
         for s in range(4):
             if not rem & _SUIT_BITS[s]:
                 continue
-            key = (cabin[s], beach[s], sea[s], deep[s], mine[s])
+            # the suit's stack tops, as base-16 digits (rank + 1); a plain loop, not a list
+            # of the four suits' codes: compiled, each update of one would box an int
+            mine = 0
+            for k in tops:
+                if k >> 4 == s:  # (a dead stack, -1, belongs to no suit)
+                    mine = mine << 4 | ((k & 15) + 1)
+            key = (cabin[s], beach[s], sea[s], deep[s], mine)
             row = rows.get(key)
             if row is None:
-                code = mine[s]
+                code = mine
                 base = []
                 while code:
                     base.append((code & 15) - 1)
@@ -509,7 +511,8 @@ class Search:
         sea = self.sea
         nsea = len(sea)
         out: list[tuple[int, int, int, Node]] = []
-        canon = self.canon
+        # (self.canon(...) each time, not a local ``canon = self.canon``: compiled, a bound
+        # method in a variable is a generic Python call, boxing every argument)
         if i < nsea:
             c = sea[i]
             places = self._places(c, tops, rem)
@@ -519,12 +522,12 @@ class Search:
             if places[0][0] != P_LOST:
                 for p, _cost0, t2, r2, score in places:
                     out.append(
-                        (score, K_BUILD * 4 + p, 0, canon(i + 1, ci, bi, xm, dn, dm, t2, r2))
+                        (score, K_BUILD * 4 + p, 0, self.canon(i + 1, ci, bi, xm, dn, dm, t2, r2))
                     )
             if has_cabin:
                 x = self.cabin[ci]
                 for p, cost, t2, r2, score in self._places(x, tops, rem):
-                    child = canon(i + 1, ci + 1, bi, xm, dn, dm | bit, t2, r2)
+                    child = self.canon(i + 1, ci + 1, bi, xm, dn, dm | bit, t2, r2)
                     out.append((score + 1, K_CABIN * 4 + p, cost, child))
             if has_beach:
                 if xm:
@@ -535,18 +538,23 @@ class Search:
                     x = self.beach[bi]
                     xm2, bi2 = xm, bi + 1
                 for p, cost, t2, r2, score in self._places(x, tops, rem):
-                    child = canon(i + 1, ci, bi2, xm2, dn, dm | bit, t2, r2)
+                    child = self.canon(i + 1, ci, bi2, xm2, dn, dm | bit, t2, r2)
                     out.append((score + 1, K_BEACH * 4 + p, cost, child))
             if self.beach_dump:
                 out.append(
-                    (6, K_DUMP * 4 + P_NONE, 0, canon(i + 1, ci, bi, xm | bit, dn, dm, tops, rem))
+                    (
+                        6,
+                        K_DUMP * 4 + P_NONE,
+                        0,
+                        self.canon(i + 1, ci, bi, xm | bit, dn, dm, tops, rem),
+                    )
                 )
                 if places[0][0] == P_LOST and not has_cabin and not has_beach:
-                    child = canon(i + 1, ci, bi, xm, dn, dm | bit, tops, rem)
+                    child = self.canon(i + 1, ci, bi, xm, dn, dm | bit, tops, rem)
                     out.append((6, K_SINK * 4 + P_NONE, 0, child))
             elif places[0][0] == P_LOST and not has_cabin and not has_beach:
                 # C3's last case: it sinks by itself; the turn is not a decision
-                child = canon(i + 1, ci, bi, xm, dn, dm | bit, tops, rem)
+                child = self.canon(i + 1, ci, bi, xm, dn, dm | bit, tops, rem)
                 return [(K_SINK * 4 + P_NONE, 0, child)]
         else:
             full = prune and len(tops) >= self.max_stacks
@@ -689,7 +697,6 @@ class Search:
         layer = [(cost, (code,), child) for code, cost, child in starts]
         best = _INF
         best_line: tuple[int, ...] = ()
-        bound_of = self.bound_of
         count = 0
         while layer:
             found: dict[Key, tuple[int, int, int, tuple[int, ...], Node]] = {}
@@ -700,7 +707,7 @@ class Search:
                     continue
                 for code, cost, child in self.moves(node):
                     g2 = g + cost
-                    f = g2 + (bound_of(child) if child[7] else 0)
+                    f = g2 + (self.bound_of(child) if child[7] else 0)
                     if f >= best:
                         continue
                     key = child[8]

@@ -16,7 +16,9 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from itertools import combinations_with_replacement
-from typing import Any, Final
+from typing import Any, Final, TypeVar
+
+from mypy_extensions import i64
 
 from decklab import cards
 from decklab.engine.chance import Rng, std_shuffle
@@ -65,10 +67,11 @@ from decklab.games.lonely_face.tables import (
     TAKE,
     TAKES_DOWN,
     TAKES_RIGHT,
-    cells_of,
     is_pair,
     pair_points,
 )
+
+T = TypeVar("T")
 
 INFO: Final = GameInfo(
     name="lonely-face",
@@ -104,7 +107,8 @@ CHOOSE: Final = 1
 OVER: Final = 2
 _PHASE_NAMES: Final = ("play", "choose", "over")
 _EMPTY: Final[list[int]] = []
-_SEATS: Final = tuple((s,) for s in range(8))
+_SEATS: Final[tuple[tuple[int, ...], ...]] = tuple((s,) for s in range(8))
+"""``_SEATS[s]``, the ``to_act`` of seat s (typed so: compiled, each stays the one object)."""
 _SUIT_TEXT: Final = {"S": cards.SPADES, "H": cards.HEARTS, "D": cards.DIAMONDS, "C": cards.CLUBS}
 _SUIT_TEXT.update({sym: i for i, sym in enumerate(cards.SUIT_SYMBOLS[:4])})
 _SETUP_KEYS_DECK: Final = (
@@ -182,8 +186,10 @@ class LonelyFaceState(GameState):
     """Turns in a row without a pair taken that end the game: stall_rounds × n (L9)."""
     grid: list[int]
     """16 cells in reading order; 0 is an empty cell."""
-    smask: list[int]
-    """Per suit, the bit mask of the cells holding a card of that suit."""
+    suits: i64
+    """Per suit u, the bit mask of the cells holding a card of that suit, in bits 16u … 16u+15
+    (see :func:`_suit_cells`): one native word, so a move changes no list of boxed masks.
+    Compiled, suit 3's top bit is the word's sign bit; every read masks its 16 bits out."""
     occ: int
     """Bit mask of the cells holding a card."""
     fmask: int
@@ -238,7 +244,7 @@ class LonelyFaceState(GameState):
         self.die = bool(self.options["suit_die"])
         self.stall = self.options["stall_rounds"] * n
         self.grid = [0] * CELLS
-        self.smask = [0, 0, 0, 0]
+        self.suits = 0
         self.occ = 0
         self.fmask = 0
         self._fr = self._fd = self._takes = 0
@@ -292,7 +298,7 @@ class LonelyFaceState(GameState):
             while True:  # L3: draw, the tied highest draw again
                 order = list(DECK)  # cards order[:pos] are drawn, the rest still in the deck
                 draws = []
-                drawing = list(range(n))
+                drawing = [s for s in range(n)]  # (compiled, a native loop; list(range) is not)
                 pos = 0
                 while pos + len(drawing) <= len(order):
                     rnd = {}
@@ -327,16 +333,17 @@ class LonelyFaceState(GameState):
     ) -> None:
         """Lay out a checked deal (``main`` and ``turn_deck`` top first) and start the first turn."""
         self.grid = g = list(grid)
-        smask = self.smask
+        suits: i64 = 0
         occ = fmask = 0
         for i in range(CELLS):
             c = g[i]
             if c:
                 bit = 1 << i
-                smask[c >> 4] = smask[c >> 4] | bit
+                suits |= _suit_cells(c >> 4, bit)
                 occ |= bit
                 if FACE_CARD[c]:
                     fmask |= bit
+        self.suits = suits
         self.occ = occ
         self.fmask = fmask
         self.hands = [list(h) for h in hands]
@@ -510,7 +517,7 @@ class LonelyFaceState(GameState):
         c.die = self.die
         c.stall = self.stall
         c.grid = self.grid.copy()
-        c.smask = self.smask.copy()
+        c.suits = self.suits
         c.occ = self.occ
         c.fmask = self.fmask
         c._fr = self._fr
@@ -568,7 +575,7 @@ class LonelyFaceState(GameState):
                     ok = (
                         self.occ >> (rest & 15) & 1 == 1
                         and c >> 4 == self.suit
-                        and c in self.hands[seat]
+                        and _index_of(self.hands[seat], c) >= 0
                     )
                 elif action >= TAKE:
                     ok = action < TAKE + NUM_EDGES and self._takes & EDGE_MASK[action - TAKE] != 0
@@ -612,7 +619,7 @@ class LonelyFaceState(GameState):
         cards and a turn-suit one; takes need that and a pair (one suit, or two faces).
         """
         u = self.suit
-        um = self.smask[u]
+        um: int = self.suits >> (u << 4) & FULL
         occ = self.occ
         fm = self.fmask
         ur = um | um >> 1
@@ -624,22 +631,27 @@ class LonelyFaceState(GameState):
         self._fr = fr
         self._fd = fd
         self._takes = tr | td << 16
-        acts = [*FLIPS_RIGHT[fr], *FLIPS_DOWN[fd], *TAKES_RIGHT[tr], *TAKES_DOWN[td]]
+        # One new list from the two flip parts (a concatenation allocates it once), then
+        # only the non-empty other parts: an extend costs about as much for an empty
+        # list as for a short one, and most turns offer no take.
+        acts = FLIPS_RIGHT[fr] + FLIPS_DOWN[fd]
+        if tr:
+            acts.extend(TAKES_RIGHT[tr])
+        if td:
+            acts.extend(TAKES_DOWN[td])
         if occ:
             for c in self.hands[self.cur]:
                 if c >> 4 == u:
                     if occ == FULL:
-                        acts += SWAP_ALL[c]
+                        acts.extend(SWAP_ALL[c])
                     else:
-                        base = SWAP + c * 16
-                        acts += [base + i for i in cells_of(occ)]
+                        _append_picked(acts, SWAP_ALL[c], occ)
         self._legal = acts or [PASS]
 
     def _apply(self, seat: int, action: int) -> None:
         # One function for the whole step (hot path): the move, then L8's refill, then
         # L9's count and the next turn's start (L4) — the turn card inlined.
         g = self.grid
-        sm = self.smask
         if TAKE <= action < SWAP:  # a take (L5c), or the follow-up take of a new pair (L7)
             x, y = EDGES[action - TAKE]
             cx = g[x]
@@ -647,29 +659,24 @@ class LonelyFaceState(GameState):
             pile = self.piles[seat]
             pile.append(cx)
             pile.append(cy)
+            # (``lst[i] = lst[i] + v``, not ``lst[i] += v``: compiled, the latter is a generic call)
             self.points[seat] = self.points[seat] + SCORE[cx << 6 | cy]
             self.npairs[seat] = self.npairs[seat] + 1
             bx = 1 << x
             by = 1 << y
-            # (``lst[i] = lst[i] ^ b``, not ``lst[i] ^= b``: compiled, the latter is a generic call)
-            ux = cx >> 4
-            sm[ux] = sm[ux] ^ bx
-            uy = cy >> 4
-            sm[uy] = sm[uy] ^ by
+            sm = self.suits ^ _suit_cells(cx >> 4, bx) ^ _suit_cells(cy >> 4, by)
             fm = self.fmask & ~(bx | by)
             deck = self.deck  # L8: refill in reading order (x < y) while the main deck lasts
             if deck:
                 c = deck.pop()
                 g[x] = c
-                u = c >> 4
-                sm[u] = sm[u] | bx
+                sm |= _suit_cells(c >> 4, bx)
                 if FACE_CARD[c]:
                     fm |= bx
                 if deck:
                     c = deck.pop()
                     g[y] = c
-                    u = c >> 4
-                    sm[u] = sm[u] | by
+                    sm |= _suit_cells(c >> 4, by)
                     if FACE_CARD[c]:
                         fm |= by
                 else:
@@ -678,6 +685,7 @@ class LonelyFaceState(GameState):
             else:
                 g[x] = g[y] = 0
                 self.occ ^= bx | by
+            self.suits = sm
             self.fmask = fm
             self.quiet = 0
             self.streak = 0
@@ -685,26 +693,26 @@ class LonelyFaceState(GameState):
             if action >= SWAP:
                 c = (action - SWAP) >> 4
                 x = action & 15
-                new = []
+                new = _EMPTY  # a list only once a pair is found (many moves make none)
                 row = c << 6
                 for z, t in NBT[x]:
                     if PAIR[row | g[z]]:
+                        if new is _EMPTY:
+                            new = []
                         new.append(t)
                 dry = False if new else self._learn(seat, action)
                 old = g[x]
                 g[x] = c
                 bx = 1 << x
-                u = old >> 4
-                sm[u] = sm[u] ^ bx
-                u = c >> 4
-                sm[u] = sm[u] ^ bx
+                self.suits ^= _suit_cells(old >> 4, bx) ^ _suit_cells(c >> 4, bx)
                 if FACE_CARD[old] != FACE_CARD[c]:
                     self.fmask ^= bx
                 hand = self.hands[seat]
-                hand[hand.index(c)] = old
+                hand[_index_of(hand, c)] = old
                 known = self.known[seat]
-                if c in known:
-                    known.remove(c)
+                k = _index_of(known, c)
+                if k >= 0:
+                    del known[k]
                 elif self.musts[seat]:  # an unseen card comes to light: drop what it satisfies
                     bit = 1 << c
                     self.musts[seat] = [m for m in self.musts[seat] if not m & bit]
@@ -715,24 +723,25 @@ class LonelyFaceState(GameState):
                 cx = g[x]
                 cy = g[y]
                 sx, sy = FLIP_SIDES[e]
-                new = []
+                new = _EMPTY
                 row = cy << 6
                 for z, t in sx:
                     if PAIR[row | g[z]]:
+                        if new is _EMPTY:
+                            new = []
                         new.append(t)
                 row = cx << 6
                 for w, t in sy:
                     if PAIR[row | g[w]]:
+                        if new is _EMPTY:
+                            new = []
                         new.append(t)
                 dry = False if new else self._learn(seat, action)
                 g[x] = cy
                 g[y] = cx
                 if (cx ^ cy) >> 4:
                     b = (1 << x) | (1 << y)
-                    u = cx >> 4
-                    sm[u] = sm[u] ^ b
-                    u = cy >> 4
-                    sm[u] = sm[u] ^ b
+                    self.suits ^= _suit_cells(cx >> 4, b) ^ _suit_cells(cy >> 4, b)
                 if FACE_CARD[cx] != FACE_CARD[cy]:
                     self.fmask ^= (1 << x) | (1 << y)
             else:  # PASS (L5d)
@@ -778,17 +787,8 @@ class LonelyFaceState(GameState):
         g = self.grid
         fr = self._fr
         fd = self._fd
-        for e in (*FLIPS_RIGHT[fr], *FLIPS_DOWN[fd]):
-            x, y = EDGES[e - FLIP]
-            cx = g[x]
-            cy = g[y]
-            sx, sy = FLIP_SIDES[e - FLIP]
-            for z, _ in sx:
-                if PAIR[cy << 6 | g[z]]:
-                    return False  # a flip would have made a new pair (public)
-            for w, _ in sy:
-                if PAIR[cx << 6 | g[w]]:
-                    return False
+        if _flip_pairs(g, FLIPS_RIGHT[fr]) or _flip_pairs(g, FLIPS_DOWN[fd]):
+            return False  # a flip would have made a new pair (public)
         # Which hand cards could have made a new pair by a swap? A turn-suit card
         # pairs with a turn-suit neighbour of the target cell (there is one iff a
         # flip is legal); a turn-suit face card also with a face-card neighbour.
@@ -1143,7 +1143,7 @@ class LonelyFaceState(GameState):
         if self.deck:
             assert all(self.grid), "an empty cell while the main deck has cards (L8)"
         for u in range(4):
-            assert self.smask[u] == sum(
+            assert self.suits >> (u << 4) & FULL == sum(
                 1 << i for i, c in enumerate(self.grid) if c and c >> 4 == u
             )
         assert self.occ == sum(1 << i for i, c in enumerate(self.grid) if c)
@@ -1177,6 +1177,48 @@ class LonelyFaceState(GameState):
 
 
 # ---------------------------------------------------------------------- helpers
+def _index_of(items: list[int], c: int) -> int:
+    """Where card ``c`` is in a hand-sized list, -1 if absent (a native loop when
+    compiled: ``list.index`` and ``in`` are generic calls, slow for three items)."""
+    for k in range(len(items)):
+        if items[k] == c:
+            return k
+    return -1
+
+
+def _append_picked(out: list[T], items: list[T], mask: int) -> None:
+    """Append ``items[i]`` for every bit i set in ``mask``, in order.
+
+    Generic on purpose: compiled, the items then pass as the objects they are (the
+    table's ints, made once), where a ``list[int]`` loop would unbox and box each one.
+    """
+    for i in range(len(items)):
+        if mask >> i & 1:
+            out.append(items[i])
+
+
+def _suit_cells(u: int, cells: i64) -> i64:
+    """The cell mask ``cells`` moved to suit u's 16 bits of :attr:`LonelyFaceState.suits`."""
+    return cells << (u << 4)
+
+
+def _flip_pairs(g: list[int], flips: list[int]) -> bool:
+    """Whether one of these flip actions would make a new pair on grid ``g`` (L7, L9)."""
+    for a in flips:
+        e = a - FLIP
+        x, y = EDGES[e]
+        cx = g[x]
+        cy = g[y]
+        sx, sy = FLIP_SIDES[e]
+        for z, _ in sx:
+            if PAIR[cy << 6 | g[z]]:
+                return True
+        for w, _ in sy:
+            if PAIR[cx << 6 | g[w]]:
+                return True
+    return False
+
+
 def _draws_text(draws: list[dict[int, int]]) -> list[dict[str, str]]:
     """L3's start draws as a setup and a view write them: per round, seat → card."""
     return [{seat_name(s): cards.to_str(c) for s, c in sorted(rnd.items())} for rnd in draws]

@@ -139,22 +139,12 @@ HIGH: Final[list[int]] = [
 DIE: Final = (cards.HEARTS, cards.HEARTS, cards.SPADES, cards.SPADES, cards.CLUBS, cards.DIAMONDS)
 """L1: the suit die's six faces."""
 
-_CELLS_OF: Final[dict[int, tuple[int, ...]]] = {}
-
-
-def cells_of(mask: int) -> tuple[int, ...]:
-    """The cells whose bits are set, in reading order (memoised: masks repeat a lot)."""
-    got = _CELLS_OF.get(mask)
-    if got is None:
-        got = _CELLS_OF[mask] = tuple(i for i in range(CELLS) if mask >> i & 1)
-    return got
-
-
 # ------------------------------------------------------------------ bit-parallel edges
 # With the grid as 16-bit masks (bit i = cell i), the edges of a kind are found with
 # a few integer operations: bit i of ``m & (m >> 1) & RIGHT`` says cells i and i+1
 # (same row) both have the property, bit i of ``m & (m >> 4) & DOWN`` says cells i and
-# i+4 both have it. The tables below turn such edge masks into action tuples.
+# i+4 both have it. The tables below turn such edge masks into action lists (lists, so
+# that a turn's legal list is one concatenation; they are shared and never changed).
 RIGHT: Final = 0x7777
 """Cells with a right-hand neighbour (columns a–c)."""
 DOWN: Final = 0x0FFF
@@ -163,12 +153,13 @@ LEFT: Final = 0xEEEE
 """Cells with a left-hand neighbour (columns b–d)."""
 
 
-def _edge_table(span: int, step: int, base: int) -> list[tuple[int, ...]]:
+def _edge_table(span: int, step: int, base: int) -> list[list[int]]:
     """``table[m]``: the actions ``base + edge`` of edges (i, i+step), i the set bits of m ⊆ span."""
-    table: list[tuple[int, ...]] = [()] * (span + 1)
+    none: list[int] = []
+    table = [none] * (span + 1)
     sub = span
     while sub:
-        table[sub] = tuple(base + EDGE_OF[(i, i + step)] for i in range(CELLS) if sub >> i & 1)
+        table[sub] = [base + EDGE_OF[(i, i + step)] for i in range(CELLS) if sub >> i & 1]
         sub = (sub - 1) & span
     return table
 
