@@ -32,11 +32,8 @@ native 64-bit integers, which wrap around like splitmix64's (the C compiler is g
 ``-fwrapv``, as for CPython itself). Interpreted, the same arithmetic is done on Python
 ints and masked. Both give the same numbers (tests/test_build.py compares them)."""
 
-# splitmix64's constants as signed 64-bit integers (their bits are the unsigned ones'),
-# and masks that make the arithmetic right shifts of a signed i64 logical.
-_GAMMA: Final[i64] = 0x9E3779B97F4A7C15 - (1 << 64)
-_MUL1: Final[i64] = 0xBF58476D1CE4E5B9 - (1 << 64)
-_MUL2: Final[i64] = 0x94D049BB133111EB - (1 << 64)
+# Masks that make the arithmetic right shifts of a signed i64 logical (splitmix64's
+# constants are in Rng._step, and unsigned in next64's interpreted branch).
 _LOW34: Final[i64] = (1 << 34) - 1
 _LOW37: Final[i64] = (1 << 37) - 1
 _LOW33: Final[i64] = (1 << 33) - 1
@@ -71,11 +68,20 @@ class Rng:
         return u & _MASK
 
     def _step(self) -> i64:
-        """Compiled only: the next output as a signed i64 with splitmix64's bits."""
-        s: i64 = self._t + _GAMMA
+        """Compiled only: the next output as a signed i64 with splitmix64's bits.
+
+        splitmix64's three 64-bit constants are put together here from
+        32-bit halves held in locals: written as literals or Final names, values beyond
+        a tagged int's 62 bits are kept as Python ints by mypyc and converted on every
+        call, which cost ten times the arithmetic itself.
+        """
+        hi: i64 = -1640531527  # 0x9E3779B9 as a signed 32-bit number
+        s: i64 = self._t + ((hi << 32) | 0x7F4A7C15)
         self._t = s
-        z: i64 = (s ^ ((s >> 30) & _LOW34)) * _MUL1
-        z = (z ^ ((z >> 27) & _LOW37)) * _MUL2
+        hi = -1084733587  # 0xBF58476D
+        z: i64 = (s ^ ((s >> 30) & _LOW34)) * ((hi << 32) | 0x1CE4E5B9)
+        hi = -1798288965  # 0x94D049BB
+        z = (z ^ ((z >> 27) & _LOW37)) * ((hi << 32) | 0x133111EB)
         return z ^ ((z >> 31) & _LOW33)
 
     def next64(self) -> int:
@@ -101,6 +107,13 @@ class Rng:
     def choice(self, items: Sequence[T]) -> T:
         return items[self.below(len(items))]
 
+    def _word(self) -> bytes:
+        """The next 64-bit output as 8 bytes, most significant first."""
+        if NATIVE:
+            z: int = self._step()
+            return z.to_bytes(8, "big", signed=True)  # two's complement: splitmix64's bits
+        return self.next64().to_bytes(8, "big")
+
     def shuffle(self, items: list[T]) -> None:
         """Fisher–Yates, in place, from a handful of 64-bit draws.
 
@@ -110,28 +123,32 @@ class Rng:
         factorial number system: a uniform permutation to within 2⁻¹²⁸, at a
         fraction of the cost of a draw per card. (Lists only: compiled, list
         indexing is then a native operation.)
+
+        X is the draws' bytes read as one number (one conversion instead of a
+        shift and an or of a growing integer per draw), and the digits' arithmetic
+        is on i64: native divisions, compiled.
         """
         n = len(items)
         if n < 2:
             return
-        x = 0
-        for _ in range((n * n.bit_length()) // 64 + 3):
-            x = (x << 64) | self.next64()
+        words = [self._word() for _ in range((n * n.bit_length()) // 64 + 3)]
+        x = int.from_bytes(b"".join(words), "big")
         # The digits come off X in chunks: one long division by the product of a run of
         # radices (i + 1, i, …, lo + 1) leaves a remainder that fits a machine word, and
         # its own digits are the same as X's (mixed radix), found with word divisions.
-        i = n - 1
+        i: i64 = n - 1
         while i > 0:
-            lo = i
-            radix = i + 1
+            lo: i64 = i
+            radix: i64 = i + 1
             while lo > 1 and radix * lo < _RADIX_MAX:
                 radix *= lo
                 lo -= 1
-            x, r = divmod(x, radix)
+            x, rest = divmod(x, int(radix))
+            r: i64 = rest
             while i >= lo:
-                d = i + 1
-                j = r % d
-                r //= d
+                d: i64 = i + 1
+                j: i64 = r % d
+                r = r // d
                 items[i], items[j] = items[j], items[i]
                 i -= 1
 
