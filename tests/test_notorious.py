@@ -116,6 +116,19 @@ def test_N2_deal_one_card_at_a_time_from_the_lead_off() -> None:
     assert s.view(ALL)["pack"] == deck[28:]  # top first
 
 
+@pytest.mark.parametrize("n", range(3, 11))
+def test_N2_every_seat_is_dealt_its_cards_of_the_deck_sorted(n: int) -> None:
+    # With one deck (n <= 7) and two (N1), at every table size: seat (lead + k) % n
+    # holds the cards deck[k::n], sorted.
+    for seed in range(4):
+        s = NotoriousState.new(n, {"hand_size": 52 * (1 if n <= 7 else 2) // n}, seed=seed)
+        deck = [cards.parse(t) for t in s.export_setup()["deck"].split()]
+        dealt = n * s.hand_size
+        for k in range(n):
+            assert s.hands[(s.lead + k) % n] == sorted(deck[k:dealt:n])
+        s.check_invariants()
+
+
 def test_N2_hand_size_option() -> None:
     s = NotoriousState.new(5, {"hand_size": 9}, seed=2)
     assert all(len(h) == 9 for h in s.hands)
