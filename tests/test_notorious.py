@@ -15,7 +15,7 @@ from decklab.engine import checks, records
 from decklab.engine.chance import Rng
 from decklab.engine.errors import IllegalAction, OptionError, RecordError, SetupError
 from decklab.engine.state import ALL, CHANCE
-from decklab.games.notorious.state import NotoriousState
+from decklab.games.notorious.state import PLAY, NotoriousState
 
 RECORDS = Path(__file__).parent / "records"
 
@@ -213,6 +213,32 @@ def test_N3_clockwise_from_lead_off_any_target_any_face() -> None:
     assert len(legal) == 16
     act(s, "p3 play AD p3 up", "p4 play AC p1 down", "p1 play AS p4 up", "p2 play AH p2 down")
     assert s.round == 2 and s.to_act() == (2,)  # the lead-off starts every round
+
+
+@pytest.mark.parametrize("n", [3, 4, 8, 10])
+def test_N3_play_actions_follow_the_hand_through_whole_matches(n: int) -> None:
+    # Each seat's list is kept from play to play (one card's run cut out), shared with
+    # clones: at every decision it must be what the hand gives afresh, in its order, and
+    # a clone taken before the play must keep its own.
+    rng = random.Random(n)
+    for seed in range(6):
+        s = NotoriousState.new(n, {"games": 2, "hand_size": 9}, seed=seed)
+        while not s.is_terminal():
+            seat = s.to_act()[0]
+            legal = s.legal_actions(seat)
+            if s.phase == PLAY:
+                fresh = [
+                    (c << 5) | (t << 1) | down
+                    for c in sorted(set(s.hands[seat]))
+                    for t in range(n)
+                    for down in (0, 1)
+                ]
+                assert legal == fresh
+            before = list(legal)
+            twin = s.clone()
+            s.apply(seat, rng.choice(legal))
+            assert legal == before  # a list handed out is never changed
+            assert twin.legal_actions(seat) == before
 
 
 def test_N3_face_down_value_known_only_to_its_player() -> None:
