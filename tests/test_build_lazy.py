@@ -53,6 +53,33 @@ def test_K3_generator_is_splitmix64() -> None:
     assert rng.s == s
 
 
+def _shuffle_by_definition(rng: Rng, items: list[int]) -> None:
+    """Rng.shuffle written the slow way: X is the draws one after another (most
+    significant first), and swap i takes X's digit of radix i + 1, one at a time."""
+    n = len(items)
+    if n < 2:
+        return
+    x = 0
+    for _ in range((n * n.bit_length()) // 64 + 3):
+        x = (x << 64) | rng.next64()
+    for i in range(n - 1, 0, -1):
+        x, j = divmod(x, i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 7, 13, 36, 52, 64, 104])
+def test_K3_shuffle_is_its_definition(n: int) -> None:
+    # The chunked digits and the draws read as bytes are shortcuts (on both builds):
+    # the permutation and the generator's state after it must be the plain algorithm's.
+    for seed in (0, 1, 5, 2**63 + 11, 987654321):
+        fast, slow = Rng(seed), Rng(seed)
+        a, b = list(range(n)), list(range(n))
+        fast.shuffle(a)
+        _shuffle_by_definition(slow, b)
+        assert a == b
+        assert fast.s == slow.s
+
+
 @pytest.mark.parametrize("game", game_names())
 def test_a_setup_written_late_is_the_setup_as_dealt(game: str) -> None:
     cls = get_game(game)

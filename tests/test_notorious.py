@@ -15,7 +15,7 @@ from decklab.engine import checks, records
 from decklab.engine.chance import Rng
 from decklab.engine.errors import IllegalAction, OptionError, RecordError, SetupError
 from decklab.engine.state import ALL, CHANCE
-from decklab.games.notorious.state import NotoriousState
+from decklab.games.notorious.state import PLAY, NotoriousState
 
 RECORDS = Path(__file__).parent / "records"
 
@@ -116,6 +116,19 @@ def test_N2_deal_one_card_at_a_time_from_the_lead_off() -> None:
     assert s.view(ALL)["pack"] == deck[28:]  # top first
 
 
+@pytest.mark.parametrize("n", range(3, 11))
+def test_N2_every_seat_is_dealt_its_cards_of_the_deck_sorted(n: int) -> None:
+    # With one deck (n <= 7) and two (N1), at every table size: seat (lead + k) % n
+    # holds the cards deck[k::n], sorted.
+    for seed in range(4):
+        s = NotoriousState.new(n, {"hand_size": 52 * (1 if n <= 7 else 2) // n}, seed=seed)
+        deck = [cards.parse(t) for t in s.export_setup()["deck"].split()]
+        dealt = n * s.hand_size
+        for k in range(n):
+            assert s.hands[(s.lead + k) % n] == sorted(deck[k:dealt:n])
+        s.check_invariants()
+
+
 def test_N2_hand_size_option() -> None:
     s = NotoriousState.new(5, {"hand_size": 9}, seed=2)
     assert all(len(h) == 9 for h in s.hands)
@@ -200,6 +213,32 @@ def test_N3_clockwise_from_lead_off_any_target_any_face() -> None:
     assert len(legal) == 16
     act(s, "p3 play AD p3 up", "p4 play AC p1 down", "p1 play AS p4 up", "p2 play AH p2 down")
     assert s.round == 2 and s.to_act() == (2,)  # the lead-off starts every round
+
+
+@pytest.mark.parametrize("n", [3, 4, 8, 10])
+def test_N3_play_actions_follow_the_hand_through_whole_matches(n: int) -> None:
+    # Each seat's list is kept from play to play (one card's run cut out), shared with
+    # clones: at every decision it must be what the hand gives afresh, in its order, and
+    # a clone taken before the play must keep its own.
+    rng = random.Random(n)
+    for seed in range(6):
+        s = NotoriousState.new(n, {"games": 2, "hand_size": 9}, seed=seed)
+        while not s.is_terminal():
+            seat = s.to_act()[0]
+            legal = s.legal_actions(seat)
+            if s.phase == PLAY:
+                fresh = [
+                    (c << 5) | (t << 1) | down
+                    for c in sorted(set(s.hands[seat]))
+                    for t in range(n)
+                    for down in (0, 1)
+                ]
+                assert legal == fresh
+            before = list(legal)
+            twin = s.clone()
+            s.apply(seat, rng.choice(legal))
+            assert legal == before  # a list handed out is never changed
+            assert twin.legal_actions(seat) == before
 
 
 def test_N3_face_down_value_known_only_to_its_player() -> None:

@@ -15,7 +15,7 @@ back. Seats are ``0 … n-1`` and are called ``p1 … pn`` everywhere outside.
 from __future__ import annotations
 
 import random
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Final, TypeVar
@@ -94,8 +94,14 @@ def _plain_number(value: float) -> int | float:
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # games may be written outside the compiled set
-class GameState(ABC):
-    """Base of every game's state. See the module docstring for the contract."""
+class GameState:
+    """Base of every game's state. See the module docstring for the contract.
+
+    Not an ``abc.ABC`` (mypy still checks the abstract methods): compiled, a Python base
+    class gives every state a ``__dict__`` slot that stays empty, and Python 3.11 then
+    cannot specialise its method lookups, so every ``state.apply(...)`` from
+    interpreted code (playouts, the lab, the server) paid a full lookup.
+    """
 
     info: ClassVar[GameInfo]
 
@@ -181,7 +187,7 @@ class GameState(ABC):
         self._setup_pending = False
         self._initial_setup = value
 
-    def _init_fields(self) -> None:  # noqa: B027 - optional hook
+    def _init_fields(self) -> None:  # an optional hook
         """Give the game's own fields their empty values before dealing or loading."""
 
     def _clone_base(self: S) -> S:
@@ -385,7 +391,7 @@ class GameState(ABC):
                 return i + 1
         return 0
 
-    def check_invariants(self) -> None:  # noqa: B027 - optional hook
+    def check_invariants(self) -> None:  # an optional hook
         """Raise AssertionError if the state breaks a rule of its game (used by tests)."""
 
     # ----------------------------------------------------------------- chance

@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from decklab import cards
 from decklab.engine.chance import Rng, std_shuffle
@@ -123,16 +123,27 @@ INFO: Final = GameInfo(
 class _Tables:
     """Per-player-count tables, built once: the hot path only indexes them."""
 
-    __slots__ = ("n", "next", "orders", "play", "seat")
+    __slots__ = ("entries", "n", "next", "one_deck", "orders", "play", "seat")
 
     def __init__(self, n: int) -> None:
         self.n = n
+        self.one_deck: bool = _decks(n) == 1  # every card once (N1): no copies in a hand
         self.play: list[list[int]] = [
             [(c << 5) | (t << 1) | d for t in range(n) for d in (0, 1)] for c in range(64)
         ]
         self.seat: list[tuple[int, ...]] = [(s,) for s in range(n)]
         self.next: list[int] = [(s + 1) % n for s in range(n)]
         self.orders: list[list[int]] = [[(lead + k) % n for k in range(n)] for lead in range(n)]
+        # The history's ``(seat, action)`` entry of every play action, built once: tuples
+        # are immutable, so a play appends a shared one instead of allocating (and later
+        # freeing) its own, a few per cent of a random playout. Typed ``object`` so that
+        # compiled code passes the tuple on as it is (as ``tuple[int, int]`` mypyc would
+        # unpack it into a C struct and build a new tuple to append).
+        self.entries: list[list[object]] = [[None] * 2048 for _ in range(n)]
+        for c in set(cards.deck()):
+            for a in self.play[c]:
+                for s in range(n):
+                    self.entries[s][a] = (s, a)
 
     def __reduce__(self) -> tuple[Any, tuple[int]]:
         # A pickled state (an adapter's serialization) shares the tables of its count.
@@ -382,26 +393,34 @@ class NotoriousState(GameState):
         return self.phase == OVER
 
     def legal_actions(self, seat: int) -> list[int]:
-        if seat != self.actor or self.phase == OVER:
+        if seat != self.actor:  # (actor is -1 once the match is over)
+            return []
+        if self.phase == PLAY:
+            # A new actor at every decision: the per-seat lists are the cache.
+            legal = self._seat_legal[seat]
+            if legal is None:
+                legal = self._seat_legal[seat] = self._play_actions(seat)
+            return legal
+        if self.phase == OVER:
             return []
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._build_legal()
+            legal = self._legal = self._give_actions()
         return legal
 
-    def _build_legal(self) -> list[int]:
-        if self.phase == PLAY:
-            legal = self._seat_legal[self.actor]
-            if legal is None:
-                table = self._tbl.play
-                legal = []
-                prev = -1
-                for c in self.hands[self.actor]:
-                    if c != prev:  # a second copy (N1) gives the same actions
-                        legal += table[c]
-                        prev = c
-                self._seat_legal[self.actor] = legal
-            return legal
+    def _play_actions(self, seat: int) -> list[int]:
+        """N3: every distinct card of the hand, in front of every seat, up or down."""
+        table = self._tbl.play
+        legal: list[int] = []
+        prev = -1
+        for c in self.hands[seat]:
+            if c != prev:  # a second copy (N1) gives the same actions
+                legal += table[c]
+                prev = c
+        return legal
+
+    def _give_actions(self) -> list[int]:
+        """N7: the drawn card, else every distinct card of the hand, onto another tied seat."""
         seat = self.actor
         targets = [t for t in self.tied if t != seat]
         if self.drawn >= 0:
@@ -413,11 +432,12 @@ class NotoriousState(GameState):
     def apply(self, seat: int, action: int) -> None:
         # Inlined check (hot path): the seat to act, a card it holds, a real seat as target.
         if self.phase == PLAY:
-            hand = self.hands[seat] if seat == self.actor else ()
-            if 0 <= action < 2048 and (action & 31) < self._n2 and (action >> 5) in hand:
-                self.history.append((seat, action))
-                self._play(seat, action)
-                return
+            if seat == self.actor and 0 <= action < 2048 and (action & 31) < self._n2:
+                i = _index(self.hands[seat], action >> 5)
+                if i >= 0:
+                    self.history.append(cast(Any, self._tbl.entries[seat][action]))
+                    self._play_at(seat, action, i)
+                    return
         elif self.phase == TIEBREAK and seat == self.actor and action in self.legal_actions(seat):
             self.history.append((seat, action))
             self._give(seat, action)
@@ -431,24 +451,45 @@ class NotoriousState(GameState):
             self._give(seat, action)
 
     def _play(self, seat: int, action: int) -> None:
-        """N3: the card goes in front of its target; a face-up card earns its bonus now (N4)."""
+        self._play_at(seat, action, _index(self.hands[seat], action >> 5))
+
+    def _play_at(self, seat: int, action: int, i: int) -> None:
+        """N3: the card (at ``i`` in the hand, its first copy) goes in front of its
+        target; a face-up card earns its bonus now (N4)."""
         card = action >> 5
         target = (action >> 1) & 15
         hand = self.hands[seat]
-        i = hand.index(card)
         hand.pop(i)
         legal = self._seat_legal[seat]
-        if legal is not None and card not in hand:  # (with two decks, a copy may remain)
-            # The hand is sorted, each distinct card has a run of 2n actions (_build_legal),
-            # and the card's run comes after those of the distinct cards before it.
-            d = 0
-            prev = -1
-            for k in range(i):
-                if hand[k] != prev:
-                    d += 1
-                    prev = hand[k]
-            w = self._n2
-            self._seat_legal[seat] = legal[: d * w] + legal[(d + 1) * w :]
+        if legal is not None:
+            if self.round == self.rounds:
+                # The seat's last play of the game: its list is not asked for again.
+                self._seat_legal[seat] = None
+            elif i == len(hand) or hand[i] != card:  # (with two decks, a copy may remain)
+                # The hand is sorted, each distinct card has a run of 2n actions
+                # (_play_actions), and the card's run comes after those of the distinct
+                # cards before it: with one deck, the i cards before it.
+                d = i
+                if not self._tbl.one_deck:
+                    d = 0
+                    prev = -1
+                    for k in range(i):
+                        c = hand[k]
+                        if c != prev:
+                            d += 1
+                            prev = c
+                w = self._n2
+                # The lists are shared with clones and callers, so the old one is left as
+                # it was: the first or last run is cut by one slice, another by one copy
+                # and an in-place cut (both cheaper compiled than two slices joined).
+                if d == 0:
+                    cut = legal[w:]
+                elif (d + 1) * w == len(legal):
+                    cut = legal[: d * w]
+                else:
+                    cut = legal.copy()
+                    del cut[d * w : (d + 1) * w]
+                self._seat_legal[seat] = cut
         self.plays.append(action)
         # (``lst[i] = lst[i] + v``, not ``lst[i] += v``: compiled, the latter is a generic call)
         gscore = self.gscore
@@ -456,7 +497,6 @@ class NotoriousState(GameState):
         if not action & 1:
             bonus = self.bonus
             bonus[target] = bonus[target] + self._bonus_now
-        self._legal = None
         turn = self.turn + 1
         if turn < self.num_players:
             self.turn = turn
@@ -1131,6 +1171,15 @@ class NotoriousState(GameState):
             assert self.actor in self.tied
             assert self.drawn < 0 or not self.hands[self.actor]
         assert totals == self.totals, (totals, self.totals)
+
+
+def _index(hand: list[int], card: int) -> int:
+    """Where ``card`` first is in ``hand``, or -1: compiled, a loop on native ints is
+    several times cheaper than ``in`` and ``index`` (generic comparisons of objects)."""
+    for i in range(len(hand)):
+        if hand[i] == card:
+            return i
+    return -1
 
 
 _HAND_TOKEN = re.compile(r"^(p\d+)=(\S+)$", re.IGNORECASE)
