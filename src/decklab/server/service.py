@@ -183,6 +183,14 @@ class Table:
     thinking: set[int] = field(default_factory=set)
     running_since: dict[int, float] = field(default_factory=dict)
     tasks: dict[str, asyncio.Task[Any]] = field(default_factory=dict)
+    _views: frames.Views | None = None
+
+    def views(self) -> frames.Views:
+        """The viewers' views of the current state, each made once (see :class:`frames.Views`)."""
+        held = self._views
+        if held is None or held.state is not self.state:
+            held = self._views = frames.Views(self.state)
+        return held
 
     @property
     def finished(self) -> bool:
@@ -799,8 +807,9 @@ class TableService:
     async def _apply(self, table: Table, seat: int, text: str, client_id: str | None) -> int:
         """Validate on a copy, commit, then take the new state and tell everyone. Lock held."""
         state = table.state
+        before_views = table.views()
         try:
-            action = state.parse_action(seat, text)
+            action = before_views.parse(seat, text)
         except DecklabError as exc:
             raise ServiceError("illegal", str(exc), 422) from None
         after = state.clone()
@@ -838,7 +847,11 @@ class TableService:
         table.last_action_version = new_version
         for s, ms in clock_values.items():
             table.seats[s].clock_ms = ms
-        added = move_entries(state, after, seat, canonical, sentence)
+        after_views = frames.Views(after)
+        table._views = after_views
+        added = move_entries(
+            state, after, seat, canonical, sentence, frames.held_views(before_views, after_views)
+        )
         table.entries.extend(added)
         if client_id is not None:
             table.acks[(seat, client_id)] = new_version
@@ -1186,7 +1199,9 @@ class TableService:
     def table_part(self, table: Table, viewer: Viewer) -> dict[str, Any]:
         """Everything public about the table plus the game as ``viewer`` sees it."""
         acting = viewer is None or not table.seats[viewer].played_by_bot
-        part = frames.game_part(table.state, viewer, acting=acting and table.status == "playing")
+        part = frames.game_part(
+            table.state, viewer, acting=acting and table.status == "playing", views=table.views()
+        )
         now = time.monotonic()
         clocks = None
         if table.clock is not None:
