@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections import deque
@@ -26,7 +25,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from decklab.server import trace
 from decklab.server.config import Settings
-from decklab.server.frames import encode
+from decklab.server.frames import encode, encode_shared, parse_json
 from decklab.server.service import Listener, ServiceError, Table, TableService
 
 log = logging.getLogger("decklab.server.live")
@@ -81,7 +80,7 @@ class Connection:
             if self.listener.overflowed:
                 await self.ws.close(CLOSE_BEHIND, "too far behind: reconnect for a sync")
                 return
-            await self.ws.send_text(encode(frame))
+            await self.ws.send_text(encode_shared(frame))
             if trace.enabled and frame["type"] in ("event", "ack"):
                 trace.mark(self.table.id, frame["version"], f"sent_{frame['type']}")
 
@@ -105,7 +104,7 @@ class Connection:
     async def handle(self, raw: str) -> None:
         """One client frame: parsed, checked, dispatched; bad input gets an error frame."""
         try:
-            message = json.loads(raw)
+            message = parse_json(raw)
         except ValueError:
             self.push(error("bad_frame", "a frame is one JSON object"))
             return
@@ -189,7 +188,7 @@ async def live(ws: WebSocket, table_id: str) -> None:
     try:
         if len(hello) > settings.max_frame_bytes:
             raise ServiceError("too_large", "frame too large")
-        first = json.loads(hello)
+        first = parse_json(hello)
         if not isinstance(first, dict) or first.get("type") != "hello":
             raise ServiceError("bad_frame", 'the first frame is {"type": "hello", …}')
         token = first.get("token")
