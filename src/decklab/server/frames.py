@@ -34,19 +34,6 @@ def encode(frame: dict[str, Any]) -> str:
         return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
 
 
-def parse_json(text: str) -> Any:
-    """A client's frame as ``json.loads`` reads it (ValueError if it is not JSON).
-
-    orjson reads the common frame several times faster; what it refuses and the
-    standard library accepts (a lone surrogate escape, NaN, an integer beyond 64
-    bits) is read again by the standard library, so the answer to odd input does
-    not change."""
-    try:
-        return orjson.loads(text)
-    except orjson.JSONDecodeError:
-        return json.loads(text)
-
-
 _SHARED_KEPT = 1024
 _shared: dict[int, tuple[dict[str, Any], str]] = {}
 

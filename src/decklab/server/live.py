@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from collections import deque
@@ -25,7 +26,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from decklab.server import trace
 from decklab.server.config import Settings
-from decklab.server.frames import encode, encode_shared, parse_json
+from decklab.server.frames import encode, encode_shared
 from decklab.server.service import Listener, ServiceError, Table, TableService
 
 log = logging.getLogger("decklab.server.live")
@@ -104,7 +105,7 @@ class Connection:
     async def handle(self, raw: str) -> None:
         """One client frame: parsed, checked, dispatched; bad input gets an error frame."""
         try:
-            message = parse_json(raw)
+            message = json.loads(raw)
         except ValueError:
             self.push(error("bad_frame", "a frame is one JSON object"))
             return
@@ -188,7 +189,7 @@ async def live(ws: WebSocket, table_id: str) -> None:
     try:
         if len(hello) > settings.max_frame_bytes:
             raise ServiceError("too_large", "frame too large")
-        first = parse_json(hello)
+        first = json.loads(hello)
         if not isinstance(first, dict) or first.get("type") != "hello":
             raise ServiceError("bad_frame", 'the first frame is {"type": "hello", …}')
         token = first.get("token")
