@@ -222,30 +222,42 @@ def rebuild(
     state before it, as it was when played.
     """
     state = cls.from_setup(num_players, options, setup, seed)
-    return state, replay_onto(state, actions)
+    state, entries, _ = replay_from(state, actions)
+    return state, entries
 
 
-def replay_onto(
-    state: GameState, actions: Sequence[tuple[int, str, Sequence[str]]], first: int = 1
-) -> list[Entry]:
-    """Apply stored ``actions`` (numbered from ``first``) to ``state`` in place, each with
-    its stored chance outcomes; the history entries they add."""
+def replay_from(
+    state: GameState,
+    actions: Sequence[tuple[int, str, Sequence[str]]],
+    first: int = 1,
+    views: frames.Views | None = None,
+) -> tuple[GameState, list[Entry], frames.Views]:
+    """The state after stored ``actions`` (numbered from ``first``) are played from
+    ``state``, each with its stored chance outcomes, the history entries they add, and
+    the views of the states on the way (the last one's, to keep). ``state`` itself is
+    not changed; ``views``, if given, are its views (another process's move is
+    narrated from the views this process already made for its own connections)."""
     entries: list[Entry] = []
+    held = views if views is not None and views.state is state else frames.Views(state)
     for number, (actor, text, chance) in enumerate(actions, first):
-        action = state.parse_action(actor, text)
+        action = held.parse(actor, text)
         sentence = state.describe_action(actor, action)
-        before = state.clone()
-        state._forced = deque(chance)
-        state._strict_chance = True
+        after = state.clone()
+        after._forced = deque(chance)
+        after._strict_chance = True
         try:
-            state.apply(actor, action)
+            after.apply(actor, action)
         finally:
-            state._strict_chance = False
-        if state._forced:
+            after._strict_chance = False
+        if after._forced:
             raise RecordError(f"action {number} left chance outcomes unused")
-        state._forced = None
-        entries.extend(move_entries(before, state, actor, text, sentence))
-    return entries
+        after._forced = None
+        after_views = frames.Views(after)
+        entries.extend(
+            move_entries(state, after, actor, text, sentence, frames.held_views(held, after_views))
+        )
+        state, held = after, after_views
+    return state, entries, held
 
 
 def undo_point(state: GameState, seat: int) -> int | None:
@@ -472,11 +484,13 @@ class TableService:
             return False
         if news.stored != table.actions + len(news.actions):
             return False
-        state = table.state
+        state, views = table.state, table.views()
         if news.actions:
-            state = state.clone()
-            entries = replay_onto(
-                state, [(a.actor, a.text, list(a.chance)) for a in news.actions], table.actions + 1
+            state, entries, views = replay_from(
+                state,
+                [(a.actor, a.text, list(a.chance)) for a in news.actions],
+                table.actions + 1,
+                views,
             )
         row = news.table
         for index, seat_row in enumerate(news.seats):
@@ -495,7 +509,7 @@ class TableService:
             else:
                 table.seats.append(seat)
         if news.actions:
-            table.state = state
+            table.state, table._views = state, views
             table.entries.extend(entries)
             table.actions += len(news.actions)
             table.last_action_version = news.actions[-1].version
