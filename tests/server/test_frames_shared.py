@@ -24,7 +24,7 @@ from decklab.engine.registry import game_names, get_game
 from decklab.engine.state import GameState, Viewer
 from decklab.server import frames
 from decklab.server.logline import Entry, move_entries
-from decklab.server.service import Event, Seat, Table, TableService
+from decklab.server.service import Encoded, Event, Seat, Table, TableService
 from decklab.server.store.db import make_engine
 from decklab.server.store.queries import Store
 
@@ -134,14 +134,6 @@ def test_a_table_makes_new_views_when_its_state_changes() -> None:
     assert table.views().of(seat) == after.view(seat)
 
 
-def test_a_shared_frame_is_encoded_once_and_each_frame_gets_its_own_text() -> None:
-    first = {"type": "event", "version": 3, "text": "é"}
-    second = {"type": "event", "version": 4, "text": "é"}
-    assert frames.encode_shared(first) == frames.encode(first)
-    assert frames.encode_shared(first) is frames.encode_shared(first)
-    assert frames.encode_shared(second) == frames.encode(second) != frames.encode(first)
-
-
 def test_layout_cards_are_shared_and_their_json_is_a_fresh_dict() -> None:
     one = layout.card("TH", up=False, key="s1", label="p2")
     assert one is layout.card("TH", up=False, key="s1", label="p2")
@@ -151,3 +143,34 @@ def test_layout_cards_are_shared_and_their_json_is_a_fresh_dict() -> None:
     assert one.to_json()["token"] == "TH"
     assert layout.display("TH") == layout.display("TH") != "TH"
     assert layout.display("??") == "??"
+
+
+@pytest.mark.anyio
+async def test_text_listeners_get_each_frame_written_once_per_viewer(
+    service: TableService,
+) -> None:
+    """Connections take the table's frames as text: the same text a dict listener's frame
+    encodes to, written once for all the connections of one viewer."""
+    game = game_names()[0]
+    players = get_game(game).info.min_players
+    table = await service.create_table(game, players, [])
+    tokens = [(await service.join(table.id, f"p{s + 1}", f"n{s}"))[1] for s in range(players)]
+    plain = service.subscribe(table, 0)[1]
+    texts = [service.subscribe(table, 0, encoded=True)[1] for _ in range(2)]
+    watcher = [service.subscribe(table, None, encoded=True)[1] for _ in range(2)]
+    spectator = service.subscribe(table, None)[1]
+    for listener in [plain, spectator, *texts, *watcher]:  # the first syncs
+        while not listener.queue.empty():
+            listener.queue.get_nowait()
+    seat = table.state.to_act()[0]
+    text = table.views().legal(seat)[0]
+    await service.act(table.id, tokens[seat], text, table.version, "c-1")
+    for dict_listener, text_listeners in ((plain, texts), (spectator, watcher)):
+        frame = dict_listener.queue.get_nowait()
+        got = [listener.queue.get_nowait() for listener in text_listeners]
+        assert isinstance(frame, dict) and frame["type"] == "event"
+        assert all(isinstance(g, Encoded) for g in got)
+        assert got[0] is got[1]  # encoded once for both connections
+        assert isinstance(got[0], Encoded)
+        assert got[0].text == frames.encode(frame)
+        assert (got[0].type, got[0].version) == ("event", frame["version"])

@@ -34,27 +34,6 @@ def encode(frame: dict[str, Any]) -> str:
         return json.dumps(frame, ensure_ascii=False, separators=(",", ":"))
 
 
-_SHARED_KEPT = 1024
-_shared: dict[int, tuple[dict[str, Any], str]] = {}
-
-
-def encode_shared(frame: dict[str, Any]) -> str:
-    """:func:`encode`, once per frame object: the table service hands every connection
-    of one viewer (every spectator, a seat open in two tabs) the same frame dict, and
-    each connection's writer asks for its text. The last few hundred frames' texts are
-    kept, each with its frame (so that its id cannot be reused meanwhile); frames are
-    never changed once queued."""
-    key = id(frame)
-    kept = _shared.get(key)
-    if kept is not None and kept[0] is frame:
-        return kept[1]
-    text = encode(frame)
-    _shared[key] = (frame, text)
-    if len(_shared) > _SHARED_KEPT:
-        del _shared[next(iter(_shared))]
-    return text
-
-
 class Views:
     """Each viewer's ``view`` of one state, made at most once.
 

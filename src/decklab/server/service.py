@@ -126,13 +126,31 @@ class Event:
     entries: tuple[Entry, ...] = ()
 
 
+@dataclass(frozen=True)
+class Encoded:
+    """A frame already written as text (:func:`frames.encode`), with what a writer
+    needs to know of it without reading it again."""
+
+    text: str
+    type: str
+    version: int | None
+
+
 @dataclass
 class Listener:
-    """A connection (or a test) following a table as one viewer; frames go to ``queue``."""
+    """A connection (or a test) following a table as one viewer; frames go to ``queue``.
+
+    An ``encoded`` listener (a WebSocket) is handed the table's frames as
+    :class:`Encoded` text, made once per viewer and event however many
+    connections share the viewer: the frame's dicts are dropped as soon as it is
+    written out instead of living in every queue until a writer gets to it (the
+    garbage collector walked them again and again on a busy server). Frames the
+    connection itself queues (acks, errors) stay dicts."""
 
     viewer: Viewer
-    queue: asyncio.Queue[dict[str, Any]]
+    queue: asyncio.Queue[dict[str, Any] | Encoded]
     overflowed: bool = False
+    encoded: bool = False
 
 
 @dataclass
@@ -203,6 +221,13 @@ class Table:
             if matches(token, seat.token_hash):
                 found = index
         return found
+
+
+def _encoded(frame: dict[str, Any]) -> Encoded:
+    version = frame.get("version")
+    return Encoded(
+        frames.encode(frame), str(frame.get("type")), version if isinstance(version, int) else None
+    )
 
 
 # ------------------------------------------------------------------ replay
@@ -1175,16 +1200,22 @@ class TableService:
 
     # ------------------------------------------------------------ following
     def subscribe(
-        self, table: Table, viewer: Viewer, last_version: int | None = None
+        self,
+        table: Table,
+        viewer: Viewer,
+        last_version: int | None = None,
+        *,
+        encoded: bool = False,
     ) -> tuple[int, Listener]:
-        """Follow ``table`` as ``viewer``; the first frames (missed events or a sync) are queued."""
-        listener = Listener(viewer, asyncio.Queue(maxsize=1024))
+        """Follow ``table`` as ``viewer``; the first frames (missed events or a sync) are
+        queued. ``encoded``: the table's frames come as text (:class:`Listener`)."""
+        listener = Listener(viewer, asyncio.Queue(maxsize=1024), encoded=encoded)
         key = self._next_listener
         self._next_listener += 1
         self._listeners[key] = listener
         table.listeners.add(key)
         for frame in self.catch_up(table, viewer, last_version):
-            listener.queue.put_nowait(frame)
+            listener.queue.put_nowait(_encoded(frame) if encoded else frame)
         return key, listener
 
     def unsubscribe(self, table: Table, key: int) -> None:
@@ -1310,15 +1341,23 @@ class TableService:
         self._send_all(table, lambda _v: {"type": "presence", "table": table.id, "seats": seats})
 
     def _send_all(self, table: Table, build: Callable[[Viewer], dict[str, Any]]) -> None:
+        """Queue ``build(viewer)`` to every listener: built once per viewer, and written
+        as text once per viewer for the listeners that take text."""
         made: dict[Viewer, dict[str, Any]] = {}
+        texts: dict[Viewer, Encoded] = {}
         for key in list(table.listeners):
             listener = self._listeners.get(key)
             if listener is None:
                 continue
-            if listener.viewer not in made:
-                made[listener.viewer] = build(listener.viewer)
+            viewer = listener.viewer
+            frame = made.get(viewer)
+            if frame is None:
+                frame = made[viewer] = build(viewer)
+            item: dict[str, Any] | Encoded = frame
+            if listener.encoded:
+                item = texts.get(viewer) or texts.setdefault(viewer, _encoded(frame))
             try:
-                listener.queue.put_nowait(made[listener.viewer])
+                listener.queue.put_nowait(item)
             except asyncio.QueueFull:
                 listener.overflowed = True
 
