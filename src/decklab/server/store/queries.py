@@ -24,9 +24,11 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import sessionmaker
 from sqlalchemy.sql.expression import Executable, Update
 
+from decklab.server.store.db import commit_engine
 from decklab.server.store.models import (
     ActionRow,
     ChatRow,
@@ -133,10 +135,13 @@ class Store:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.sessions = sessionmaker(engine, expire_on_commit=False)
+        self._writer = commit_engine(engine)
         self._statements: dict[tuple[str, ...], Executable] = {}
         self._action_insert = insert(ACTIONS)
 
     def close(self) -> None:
+        if self._writer is not self.engine:
+            self._writer.dispose()
         self.engine.dispose()
 
     # ------------------------------------------------------------ reading
@@ -288,14 +293,14 @@ class Store:
             return [self._commit_one(writes[0])]
         if len({w.table_id for w in writes}) == len(writes):
             try:
-                with self.engine.begin() as conn:
+                with self._writer.begin() as conn:
                     self._write_batch(conn, writes)
                 return [None] * len(writes)
             except Exception:  # a conflict, or anything else: the careful way below
                 pass
         results: list[Exception | None] = []
         try:
-            with self.engine.begin() as conn:
+            with self._writer.begin() as conn:
                 for write in writes:
                     try:
                         self._write_batch(conn, [write])
@@ -394,11 +399,20 @@ class Store:
     def _commit_one(self, write: Write) -> Exception | None:
         """One write in its own transaction, by the same kept statements as a batch;
         what refused it (a :class:`VersionConflict`, a database error) is returned."""
-        try:
-            with self.engine.begin() as conn:
-                self._write_batch(conn, [write])
-        except Exception as exc:
-            return exc
+        for attempt in (1, 2):
+            try:
+                with self._writer.begin() as conn:
+                    self._write_batch(conn, [write])
+            except DBAPIError as exc:
+                # A connection the database dropped (the commit engine does not ping
+                # before use): SQLAlchemy has discarded it; the write goes again once,
+                # on a fresh one. It changed nothing: its transaction never committed.
+                if exc.connection_invalidated and attempt == 1:
+                    continue
+                return exc
+            except Exception as exc:
+                return exc
+            return None
         return None
 
     def checkpoint(self) -> None:
