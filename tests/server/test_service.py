@@ -310,3 +310,47 @@ def test_bot_pool_replaces_a_broken_pool_and_bots_play_on() -> None:
         assert pool.restarts == 1
     finally:
         pool.close()
+
+
+async def test_a_move_commits_after_the_database_dropped_its_connections(
+    pg_server: object,
+) -> None:
+    """The commit path writes without a ping before each commit: when PostgreSQL has
+    dropped its connections (a restart, an idle timeout), the next move is written on
+    a fresh connection, once, and the table goes on."""
+    import psycopg
+
+    from decklab.server.pg_coordination import libpq_url
+    from decklab.server.store.db import upgrade
+
+    from .pgserver import PgServer
+
+    assert isinstance(pg_server, PgServer)
+    url = pg_server.create_database("t_dropped")
+    upgrade(url)
+    store = Store(make_engine(url))
+    service = TableService(store, fast_settings(database_url=url))
+    await service.start()
+    try:
+        table = await service.create_table(GAMES[0], None, [], deal=5)
+        n = table.state.num_players
+        tokens = [(await service.join(table.id, f"p{i + 1}", f"n{i}"))[1] for i in range(n)]
+        for step in range(4):
+            if step == 2:  # every connection of this database but ours goes
+                with psycopg.connect(libpq_url(url), autocommit=True) as admin:
+                    admin.execute(
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                        "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                    )
+            seat = table.state.to_act()[0]
+            text = table.views().legal(seat)[0]
+            version = await service.act(table.id, tokens[seat], text, table.version, f"d{step}")
+            assert version == table.version
+        assert store.version(table.id) == table.version
+        loaded = store.load(table.id)
+        assert loaded is not None and [a.client_id for a in loaded.actions] == [
+            f"d{step}" for step in range(4)
+        ]
+    finally:
+        await service.close()
+        store.close()

@@ -90,15 +90,27 @@ class Card:
         return self.token if self.up and self.known and self.token else None
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "token": self.token,
-            "rank": self.rank,
-            "suit": self.suit,
-            "up": self.up,
-            "key": self.select_key,
-            "label": self.label,
-            "highlight": self.highlight,
-        }
+        """The card as JSON (a fresh dict each time). Made once per card and kept on it:
+        a card never changes, and the server lays out every viewer's table at every
+        move, where these dicts were a tenth of its work."""
+        made: dict[str, Any] | None = self.__dict__.get("_json")
+        if made is None:
+            made = {
+                "token": self.token,
+                "rank": self.rank,
+                "suit": self.suit,
+                "up": self.up,
+                "key": self.select_key,
+                "label": self.label,
+                "highlight": self.highlight,
+            }
+            object.__setattr__(self, "_json", made)
+        return made.copy()
+
+
+_CARDS: dict[tuple[str | None, bool, str | None, str, bool], Card] = {}
+_CARDS_KEPT = 1 << 16
+"""How many distinct cards :func:`card` remembers (a bound, should labels be many)."""
 
 
 def card(
@@ -110,7 +122,21 @@ def card(
     highlight: bool = False,
 ) -> Card:
     """A card from its view text: K1 notation gives rank and suit, ``"??"`` a back,
-    ``None`` or ``""`` an empty place, anything else a bare value (``"5"``)."""
+    ``None`` or ``""`` an empty place, anything else a bare value (``"5"``).
+
+    Cards are immutable, so the same arguments give the same (shared) card: a table is
+    laid out for every viewer at every move, and parsing the same tokens again was
+    much of that work."""
+    wanted = (token, up, key, label, highlight)
+    found = _CARDS.get(wanted)
+    if found is None:
+        found = _new_card(token, up, key, label, highlight)
+        if len(_CARDS) < _CARDS_KEPT:
+            _CARDS[wanted] = found
+    return found
+
+
+def _new_card(token: str | None, up: bool, key: str | None, label: str, highlight: bool) -> Card:
     if token is None or token == "":
         return Card("", up=up, key=key, label=label, highlight=highlight)
     if token == HIDDEN:
@@ -139,11 +165,19 @@ def suit_symbol(letter: str) -> str:
     return cards.SUIT_SYMBOLS[cards.SUIT_LETTERS.index(letter)] if letter else ""
 
 
+_DISPLAYED: dict[str, str] = {}
+
+
 def display(token: str) -> str:
     """A card token as people read it (``TH`` → ``10♥``); other text unchanged."""
-    if token and token != HIDDEN and cards.is_card_text(token) and not token.isdigit():
-        return cards.to_display(cards.parse(token))
-    return token
+    shown = _DISPLAYED.get(token)
+    if shown is None:
+        shown = token
+        if token and token != HIDDEN and cards.is_card_text(token) and not token.isdigit():
+            shown = cards.to_display(cards.parse(token))
+        if len(_DISPLAYED) < _CARDS_KEPT:
+            _DISPLAYED[token] = shown
+    return shown
 
 
 @dataclass(frozen=True)

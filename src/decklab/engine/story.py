@@ -129,9 +129,21 @@ def _viewer_name(viewer: Viewer) -> str | None:
     return "all" if viewer == ALL else seat_name(viewer)
 
 
-def moment(before: GameState, after: GameState, viewer: Viewer) -> Moment:
+ViewOf = Callable[[GameState, Viewer], dict[str, Any]]
+"""How a caller that already holds views hands them over: ``view_of(state, viewer)``
+must equal ``state.view(viewer)`` (the server keeps each state's views, made once)."""
+
+
+def _own_view(state: GameState, viewer: Viewer) -> dict[str, Any]:
+    return state.view(viewer)
+
+
+def moment(
+    before: GameState, after: GameState, viewer: Viewer, view_of: ViewOf = _own_view
+) -> Moment:
     """The :class:`Moment` between ``before`` and ``after`` (``after`` = ``before`` plus
-    one action and the chance it drew), as ``viewer`` may know it."""
+    one action and the chance it drew), as ``viewer`` may know it. ``view_of`` gives
+    the views (by default made afresh); hooks only read them."""
     start = len(before.history)
     new = after.history[start:]
     moves = []
@@ -147,12 +159,17 @@ def moment(before: GameState, after: GameState, viewer: Viewer) -> Moment:
         if viewer != ALL:
             text = after.redact_history_entry(index, actor, text, viewer)
         moves.append(Move(seat_name(actor), text))
-    return Moment(before.view(viewer), after.view(viewer), tuple(moves), said, _viewer_name(viewer))
+    return Moment(
+        view_of(before, viewer), view_of(after, viewer), tuple(moves), said, _viewer_name(viewer)
+    )
 
 
-def narrate(before: GameState, after: GameState, viewer: Viewer) -> list[str]:
-    """The sentences that tell ``viewer`` what happened from ``before`` to ``after``."""
-    m = moment(before, after, viewer)
+def narrate(
+    before: GameState, after: GameState, viewer: Viewer, view_of: ViewOf = _own_view
+) -> list[str]:
+    """The sentences that tell ``viewer`` what happened from ``before`` to ``after``
+    (``view_of``: as for :func:`moment`)."""
+    m = moment(before, after, viewer, view_of)
     lines = [m.said] if m.said else []
     hook = _hook(type(after), "narrate")
     if hook is not None:
@@ -179,7 +196,9 @@ def final_scores_sentence(state: GameState) -> str:
 
 
 # ---------------------------------------------------------------- scores
-def score_breakdown(state: GameState, viewer: Viewer) -> dict[str, Any]:
+def score_breakdown(
+    state: GameState, viewer: Viewer, view: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """Each seat's score in labelled rows, JSON-ready::
 
         {"unit": "points", "lower_is_better": false,
@@ -187,9 +206,11 @@ def score_breakdown(state: GameState, viewer: Viewer) -> dict[str, Any]:
                           "total": 3}}}
 
     Rows come from the game's ``score_rows(view)`` (from ``viewer``'s view only);
-    a game without one gets one row per seat, its score.
+    a game without one gets one row per seat, its score. ``view``, when the caller
+    holds it already, is ``state.view(viewer)``.
     """
-    view = state.view(viewer)
+    if view is None:
+        view = state.view(viewer)
     scores = state.result()["scores"]
     hook = _hook(type(state), "score_rows")
     rows: Mapping[str, list[tuple[str, float]]] = hook(view) if hook is not None else {}

@@ -27,7 +27,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from decklab.server import trace
 from decklab.server.config import Settings
 from decklab.server.frames import encode
-from decklab.server.service import Listener, ServiceError, Table, TableService
+from decklab.server.service import Encoded, Listener, ServiceError, Table, TableService
 
 log = logging.getLogger("decklab.server.live")
 router = APIRouter()
@@ -81,9 +81,14 @@ class Connection:
             if self.listener.overflowed:
                 await self.ws.close(CLOSE_BEHIND, "too far behind: reconnect for a sync")
                 return
-            await self.ws.send_text(encode(frame))
-            if trace.enabled and frame["type"] in ("event", "ack"):
-                trace.mark(self.table.id, frame["version"], f"sent_{frame['type']}")
+            if isinstance(frame, Encoded):  # the table's frames, written once per viewer
+                await self.ws.send_text(frame.text)
+                kind, version = frame.type, frame.version
+            else:  # this connection's own (acks, errors, pongs)
+                await self.ws.send_text(encode(frame))
+                kind, version = frame["type"], frame.get("version")
+            if trace.enabled and kind in ("event", "ack") and isinstance(version, int):
+                trace.mark(self.table.id, version, f"sent_{kind}")
 
     async def heartbeat(self) -> None:
         beat = self.settings.heartbeat_s
@@ -209,7 +214,7 @@ async def live(ws: WebSocket, table_id: str) -> None:
     conn._token, conn.viewer = token, viewer
     table = await service.table(table_id)
     conn.table = table
-    key, listener = service.subscribe(table, viewer, last)
+    key, listener = service.subscribe(table, viewer, last, encoded=True)
     conn.key, conn.listener = key, listener
     await ws.send_text(
         encode(

@@ -38,13 +38,22 @@ def viewer_key(viewer: Viewer) -> str:
 
 
 def move_entries(
-    before: GameState, after: GameState, actor: int, text: str, sentence: str | None
+    before: GameState,
+    after: GameState,
+    actor: int,
+    text: str,
+    sentence: str | None,
+    view_of: story.ViewOf | None = None,
 ) -> list[Entry]:
     """The entries of one move (``after`` is ``before`` plus the action and its chance),
-    with the story each seat and the spectator is told of it."""
+    with the story each seat and the spectator is told of it. ``view_of`` hands over
+    views the caller holds already (see :func:`decklab.engine.story.moment`)."""
     index = len(before.history)
     viewers: list[Viewer] = [*range(after.num_players), None]
-    told = {viewer_key(v): tuple(story.narrate(before, after, v)) for v in viewers}
+    if view_of is None:
+        told = {viewer_key(v): tuple(story.narrate(before, after, v)) for v in viewers}
+    else:
+        told = {viewer_key(v): tuple(story.narrate(before, after, v, view_of)) for v in viewers}
     entries = [Entry(index, actor, text, sentence, told)]
     entries += [
         Entry(i, CHANCE, str(after.history[i][1]), None)

@@ -126,13 +126,31 @@ class Event:
     entries: tuple[Entry, ...] = ()
 
 
+@dataclass(frozen=True)
+class Encoded:
+    """A frame already written as text (:func:`frames.encode`), with what a writer
+    needs to know of it without reading it again."""
+
+    text: str
+    type: str
+    version: int | None
+
+
 @dataclass
 class Listener:
-    """A connection (or a test) following a table as one viewer; frames go to ``queue``."""
+    """A connection (or a test) following a table as one viewer; frames go to ``queue``.
+
+    An ``encoded`` listener (a WebSocket) is handed the table's frames as
+    :class:`Encoded` text, made once per viewer and event however many
+    connections share the viewer: the frame's dicts are dropped as soon as it is
+    written out instead of living in every queue until a writer gets to it (the
+    garbage collector walked them again and again on a busy server). Frames the
+    connection itself queues (acks, errors) stay dicts."""
 
     viewer: Viewer
-    queue: asyncio.Queue[dict[str, Any]]
+    queue: asyncio.Queue[dict[str, Any] | Encoded]
     overflowed: bool = False
+    encoded: bool = False
 
 
 @dataclass
@@ -183,6 +201,14 @@ class Table:
     thinking: set[int] = field(default_factory=set)
     running_since: dict[int, float] = field(default_factory=dict)
     tasks: dict[str, asyncio.Task[Any]] = field(default_factory=dict)
+    _views: frames.Views | None = None
+
+    def views(self) -> frames.Views:
+        """The viewers' views of the current state, each made once (see :class:`frames.Views`)."""
+        held = self._views
+        if held is None or held.state is not self.state:
+            held = self._views = frames.Views(self.state)
+        return held
 
     @property
     def finished(self) -> bool:
@@ -195,6 +221,13 @@ class Table:
             if matches(token, seat.token_hash):
                 found = index
         return found
+
+
+def _encoded(frame: dict[str, Any]) -> Encoded:
+    version = frame.get("version")
+    return Encoded(
+        frames.encode(frame), str(frame.get("type")), version if isinstance(version, int) else None
+    )
 
 
 # ------------------------------------------------------------------ replay
@@ -214,30 +247,42 @@ def rebuild(
     state before it, as it was when played.
     """
     state = cls.from_setup(num_players, options, setup, seed)
-    return state, replay_onto(state, actions)
+    state, entries, _ = replay_from(state, actions)
+    return state, entries
 
 
-def replay_onto(
-    state: GameState, actions: Sequence[tuple[int, str, Sequence[str]]], first: int = 1
-) -> list[Entry]:
-    """Apply stored ``actions`` (numbered from ``first``) to ``state`` in place, each with
-    its stored chance outcomes; the history entries they add."""
+def replay_from(
+    state: GameState,
+    actions: Sequence[tuple[int, str, Sequence[str]]],
+    first: int = 1,
+    views: frames.Views | None = None,
+) -> tuple[GameState, list[Entry], frames.Views]:
+    """The state after stored ``actions`` (numbered from ``first``) are played from
+    ``state``, each with its stored chance outcomes, the history entries they add, and
+    the views of the states on the way (the last one's, to keep). ``state`` itself is
+    not changed; ``views``, if given, are its views (another process's move is
+    narrated from the views this process already made for its own connections)."""
     entries: list[Entry] = []
+    held = views if views is not None and views.state is state else frames.Views(state)
     for number, (actor, text, chance) in enumerate(actions, first):
-        action = state.parse_action(actor, text)
+        action = held.parse(actor, text)
         sentence = state.describe_action(actor, action)
-        before = state.clone()
-        state._forced = deque(chance)
-        state._strict_chance = True
+        after = state.clone()
+        after._forced = deque(chance)
+        after._strict_chance = True
         try:
-            state.apply(actor, action)
+            after.apply(actor, action)
         finally:
-            state._strict_chance = False
-        if state._forced:
+            after._strict_chance = False
+        if after._forced:
             raise RecordError(f"action {number} left chance outcomes unused")
-        state._forced = None
-        entries.extend(move_entries(before, state, actor, text, sentence))
-    return entries
+        after._forced = None
+        after_views = frames.Views(after)
+        entries.extend(
+            move_entries(state, after, actor, text, sentence, frames.held_views(held, after_views))
+        )
+        state, held = after, after_views
+    return state, entries, held
 
 
 def undo_point(state: GameState, seat: int) -> int | None:
@@ -464,11 +509,13 @@ class TableService:
             return False
         if news.stored != table.actions + len(news.actions):
             return False
-        state = table.state
+        state, views = table.state, table.views()
         if news.actions:
-            state = state.clone()
-            entries = replay_onto(
-                state, [(a.actor, a.text, list(a.chance)) for a in news.actions], table.actions + 1
+            state, entries, views = replay_from(
+                state,
+                [(a.actor, a.text, list(a.chance)) for a in news.actions],
+                table.actions + 1,
+                views,
             )
         row = news.table
         for index, seat_row in enumerate(news.seats):
@@ -487,7 +534,7 @@ class TableService:
             else:
                 table.seats.append(seat)
         if news.actions:
-            table.state = state
+            table.state, table._views = state, views
             table.entries.extend(entries)
             table.actions += len(news.actions)
             table.last_action_version = news.actions[-1].version
@@ -799,8 +846,9 @@ class TableService:
     async def _apply(self, table: Table, seat: int, text: str, client_id: str | None) -> int:
         """Validate on a copy, commit, then take the new state and tell everyone. Lock held."""
         state = table.state
+        before_views = table.views()
         try:
-            action = state.parse_action(seat, text)
+            action = before_views.parse(seat, text)
         except DecklabError as exc:
             raise ServiceError("illegal", str(exc), 422) from None
         after = state.clone()
@@ -838,7 +886,11 @@ class TableService:
         table.last_action_version = new_version
         for s, ms in clock_values.items():
             table.seats[s].clock_ms = ms
-        added = move_entries(state, after, seat, canonical, sentence)
+        after_views = frames.Views(after)
+        table._views = after_views
+        added = move_entries(
+            state, after, seat, canonical, sentence, frames.held_views(before_views, after_views)
+        )
         table.entries.extend(added)
         if client_id is not None:
             table.acks[(seat, client_id)] = new_version
@@ -1148,16 +1200,22 @@ class TableService:
 
     # ------------------------------------------------------------ following
     def subscribe(
-        self, table: Table, viewer: Viewer, last_version: int | None = None
+        self,
+        table: Table,
+        viewer: Viewer,
+        last_version: int | None = None,
+        *,
+        encoded: bool = False,
     ) -> tuple[int, Listener]:
-        """Follow ``table`` as ``viewer``; the first frames (missed events or a sync) are queued."""
-        listener = Listener(viewer, asyncio.Queue(maxsize=1024))
+        """Follow ``table`` as ``viewer``; the first frames (missed events or a sync) are
+        queued. ``encoded``: the table's frames come as text (:class:`Listener`)."""
+        listener = Listener(viewer, asyncio.Queue(maxsize=1024), encoded=encoded)
         key = self._next_listener
         self._next_listener += 1
         self._listeners[key] = listener
         table.listeners.add(key)
         for frame in self.catch_up(table, viewer, last_version):
-            listener.queue.put_nowait(frame)
+            listener.queue.put_nowait(_encoded(frame) if encoded else frame)
         return key, listener
 
     def unsubscribe(self, table: Table, key: int) -> None:
@@ -1186,7 +1244,9 @@ class TableService:
     def table_part(self, table: Table, viewer: Viewer) -> dict[str, Any]:
         """Everything public about the table plus the game as ``viewer`` sees it."""
         acting = viewer is None or not table.seats[viewer].played_by_bot
-        part = frames.game_part(table.state, viewer, acting=acting and table.status == "playing")
+        part = frames.game_part(
+            table.state, viewer, acting=acting and table.status == "playing", views=table.views()
+        )
         now = time.monotonic()
         clocks = None
         if table.clock is not None:
@@ -1281,15 +1341,23 @@ class TableService:
         self._send_all(table, lambda _v: {"type": "presence", "table": table.id, "seats": seats})
 
     def _send_all(self, table: Table, build: Callable[[Viewer], dict[str, Any]]) -> None:
+        """Queue ``build(viewer)`` to every listener: built once per viewer, and written
+        as text once per viewer for the listeners that take text."""
         made: dict[Viewer, dict[str, Any]] = {}
+        texts: dict[Viewer, Encoded] = {}
         for key in list(table.listeners):
             listener = self._listeners.get(key)
             if listener is None:
                 continue
-            if listener.viewer not in made:
-                made[listener.viewer] = build(listener.viewer)
+            viewer = listener.viewer
+            frame = made.get(viewer)
+            if frame is None:
+                frame = made[viewer] = build(viewer)
+            item: dict[str, Any] | Encoded = frame
+            if listener.encoded:
+                item = texts.get(viewer) or texts.setdefault(viewer, _encoded(frame))
             try:
-                listener.queue.put_nowait(made[listener.viewer])
+                listener.queue.put_nowait(item)
             except asyncio.QueueFull:
                 listener.overflowed = True
 

@@ -89,6 +89,17 @@ def make_engine(url: str, sqlite_sync: str = "normal") -> Engine:
     return engine
 
 
+def commit_engine(engine: Engine) -> Engine:
+    """The engine the group commit writes through: ``engine`` itself for SQLite; for
+    PostgreSQL a small pool of its own without ``pool_pre_ping``. The ping is a
+    ``SELECT 1`` round trip at every checkout — at every commit — and the commit
+    does not need it: a batch that fails on a dead connection is written again
+    write by write, and SQLAlchemy has dropped the dead connections by then."""
+    if engine.dialect.name != "postgresql":
+        return engine
+    return create_engine(engine.url, pool_size=2, max_overflow=8, pool_pre_ping=False)
+
+
 def alembic_config(url: str) -> Config:
     from alembic.config import Config
 

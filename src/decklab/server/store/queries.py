@@ -24,8 +24,11 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import sessionmaker
+from sqlalchemy.sql.expression import Executable, Update
 
+from decklab.server.store.db import commit_engine
 from decklab.server.store.models import (
     ActionRow,
     ChatRow,
@@ -132,8 +135,13 @@ class Store:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.sessions = sessionmaker(engine, expire_on_commit=False)
+        self._writer = commit_engine(engine)
+        self._statements: dict[tuple[str, ...], Executable] = {}
+        self._action_insert = insert(ACTIONS)
 
     def close(self) -> None:
+        if self._writer is not self.engine:
+            self._writer.dispose()
         self.engine.dispose()
 
     # ------------------------------------------------------------ reading
@@ -285,23 +293,58 @@ class Store:
             return [self._commit_one(writes[0])]
         if len({w.table_id for w in writes}) == len(writes):
             try:
-                with self.engine.begin() as conn:
+                with self._writer.begin() as conn:
                     self._write_batch(conn, writes)
                 return [None] * len(writes)
             except Exception:  # a conflict, or anything else: the careful way below
                 pass
         results: list[Exception | None] = []
         try:
-            with self.engine.begin() as conn:
+            with self._writer.begin() as conn:
                 for write in writes:
                     try:
-                        self._write(conn, write)
+                        self._write_batch(conn, [write])
                         results.append(None)
                     except VersionConflict as exc:
                         results.append(exc)
         except Exception:
             return [self._commit_one(write) for write in writes]
         return results
+
+    def _version_update(self, keys: tuple[str, ...]) -> Update:
+        """``UPDATE game_tables SET version, updated_at, KEYS… WHERE id AND version`` with
+        bound parameters: made once per set of columns and kept, so that SQLAlchemy
+        finds it compiled (building and hashing a statement per commit was most of the
+        commit thread's work)."""
+        statement = self._statements.get(("tables", *keys))
+        if statement is None:
+            statement = (
+                update(TABLES)
+                .where(
+                    TABLES.c.id == bindparam("b_id"), TABLES.c.version == bindparam("b_expected")
+                )
+                .values(
+                    version=bindparam("b_new"),
+                    updated_at=bindparam("b_at"),
+                    **{k: bindparam(f"b_{k}") for k in keys},
+                )
+            )
+            self._statements[("tables", *keys)] = statement
+        assert isinstance(statement, Update)
+        return statement
+
+    def _seat_update(self, keys: tuple[str, ...]) -> Update:
+        """``UPDATE seats SET KEYS… WHERE table_id AND seat``, kept like :meth:`_version_update`."""
+        statement = self._statements.get(("seats", *keys))
+        if statement is None:
+            statement = (
+                update(SEATS)
+                .where(SEATS.c.table_id == bindparam("b_id"), SEATS.c.seat == bindparam("b_seat"))
+                .values(**{k: bindparam(f"b_{k}") for k in keys})
+            )
+            self._statements[("seats", *keys)] = statement
+        assert isinstance(statement, Update)
+        return statement
 
     def _write_batch(self, conn: Connection, writes: Sequence[Write]) -> None:
         """Every write of the batch (distinct tables), statement kind by statement kind;
@@ -322,20 +365,9 @@ class Store:
             )
         moved = 0
         for keys, rows in groups.items():
-            statement = (
-                update(TABLES)
-                .where(
-                    TABLES.c.id == bindparam("b_id"), TABLES.c.version == bindparam("b_expected")
-                )
-                .values(
-                    version=bindparam("b_new"),
-                    updated_at=bindparam("b_at"),
-                    **{k: bindparam(f"b_{k}") for k in keys},
-                )
-            )
-            moved += conn.execute(statement, rows).rowcount
+            moved += conn.execute(self._version_update(keys), rows).rowcount
         if moved != len(writes):
-            raise VersionConflict("one of the batch")
+            raise VersionConflict(writes[0].table_id if len(writes) == 1 else "one of the batch")
         for write in writes:
             if write.drop_actions_from is not None:
                 conn.execute(
@@ -346,7 +378,7 @@ class Store:
                 )
         actions = [w.action.values(now) for w in writes if w.action is not None]
         if actions:
-            conn.execute(insert(ACTIONS), actions)
+            conn.execute(self._action_insert, actions)
         seat_groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
         for write in writes:
             for change in write.seats:
@@ -359,49 +391,29 @@ class Store:
                     }
                 )
         for keys, rows in seat_groups.items():
-            conn.execute(
-                update(SEATS)
-                .where(SEATS.c.table_id == bindparam("b_id"), SEATS.c.seat == bindparam("b_seat"))
-                .values(**{k: bindparam(f"b_{k}") for k in keys}),
-                rows,
-            )
+            conn.execute(self._seat_update(keys), rows)
         solos = [_columns(w.solo) for w in writes if w.solo is not None]
         for solo in solos:
             conn.execute(insert(SOLO).values(**solo))
 
     def _commit_one(self, write: Write) -> Exception | None:
-        try:
-            with self.engine.begin() as conn:
-                self._write(conn, write)
-        except Exception as exc:
-            return exc
+        """One write in its own transaction, by the same kept statements as a batch;
+        what refused it (a :class:`VersionConflict`, a database error) is returned."""
+        for attempt in (1, 2):
+            try:
+                with self._writer.begin() as conn:
+                    self._write_batch(conn, [write])
+            except DBAPIError as exc:
+                # A connection the database dropped (the commit engine does not ping
+                # before use): SQLAlchemy has discarded it; the write goes again once,
+                # on a fresh one. It changed nothing: its transaction never committed.
+                if exc.connection_invalidated and attempt == 1:
+                    continue
+                return exc
+            except Exception as exc:
+                return exc
+            return None
         return None
-
-    def _write(self, conn: Connection, write: Write) -> None:
-        table_id = write.table_id
-        moved = conn.execute(
-            update(TABLES)
-            .where(TABLES.c.id == table_id, TABLES.c.version == write.expected)
-            .values(version=write.new, updated_at=utcnow(), **write.table_values)
-        )
-        if moved.rowcount != 1:
-            raise VersionConflict(table_id)
-        if write.drop_actions_from is not None:
-            conn.execute(
-                delete(ACTIONS).where(
-                    ACTIONS.c.table_id == table_id, ACTIONS.c.seq >= write.drop_actions_from
-                )
-            )
-        if write.action is not None:
-            conn.execute(insert(ACTIONS).values(**write.action.values(utcnow())))
-        for change in write.seats:
-            conn.execute(
-                update(SEATS)
-                .where(SEATS.c.table_id == table_id, SEATS.c.seat == change.seat)
-                .values(**change.values)
-            )
-        if write.solo is not None:
-            conn.execute(insert(SOLO).values(**_columns(write.solo)))
 
     def checkpoint(self) -> None:
         """SQLite: copy the WAL back into the database file without blocking writers
