@@ -53,11 +53,13 @@ def receive(ws: WebSocketTestSession) -> Frame:
 
 def until(ws: WebSocketTestSession, wanted: Callable[[Frame], bool], limit: int = 200) -> Frame:
     """Read frames until one is ``wanted`` (pings keep coming, so this never hangs)."""
+    seen: list[str] = []
     for _ in range(limit):
         frame = receive(ws)
         if wanted(frame):
             return frame
-    raise AssertionError("the wanted frame never came")
+        seen.append(f"{frame.get('type')}/{frame.get('kind', '')}")
+    raise AssertionError(f"the wanted frame never came; came: {', '.join(seen[-40:])}")
 
 
 def collect(
