@@ -171,12 +171,7 @@ def _shuffle_bigint(rng: Rng, items: list[T]) -> None:
             radix *= lo
             lo -= 1
         x, r = divmod(x, radix)
-        while i >= lo:
-            d = i + 1
-            j = r % d
-            r //= d
-            items[i], items[j] = items[j], items[i]
-            i -= 1
+        i = _swap_by_digits(items, i, lo, r)
 
 
 def _shuffle_words(rng: Rng, items: list[T]) -> None:
@@ -226,20 +221,22 @@ def _shuffle_words(rng: Rng, items: list[T]) -> None:
             words[k] = out
         while top < count and words[top] == 0:
             top += 1
-        r = r_a
-        while i >= lo_a:
-            d = i + 1
-            j = r % d
-            r //= d
-            items[i], items[j] = items[j], items[i]
-            i -= 1
-        r = r_b
-        while i >= lo_b and i > 0:
-            d = i + 1
-            j = r % d
-            r //= d
-            items[i], items[j] = items[j], items[i]
-            i -= 1
+        i = _swap_by_digits(items, i, lo_a, r_a)
+        i = _swap_by_digits(items, i, lo_b, r_b)
+
+
+def _swap_by_digits(items: list[T], i: i64, lo: i64, r: i64) -> i64:
+    """Fisher–Yates steps i, i − 1, …, down to ``lo`` (never below 1), each swapping
+    item k with the one at digit k of ``r`` (mixed radix: digit k's radix is k + 1,
+    digit i the lowest); returns the next step's index. A chunk's remainder holds its
+    digits, so both ways of shuffling end here."""
+    while i >= lo and i > 0:
+        d = i + 1
+        j = r % d
+        r //= d
+        items[i], items[j] = items[j], items[i]
+        i -= 1
+    return i
 
 
 def _chunk_end(i: i64) -> i64:
