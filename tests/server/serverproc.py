@@ -71,6 +71,30 @@ class ServerProcess:
             time.sleep(0.05)
         raise RuntimeError("the server did not start in time")
 
+    def wait_for_processes(self, count: int, wait: float = 120.0) -> set[str]:
+        """Until ``count`` server processes answer behind the port. The first answers
+        the health check while the others may still be importing (a slow machine takes
+        seconds): every probe is a fresh connection, so the kernel may hand it to any
+        process that accepts."""
+        seen: set[str] = set()
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            assert self.proc is not None
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited: {self.log.read_text()[-2000:]}")
+            try:
+                with httpx.Client(timeout=2) as fresh:
+                    seen.add(fresh.get(f"{self.base}/api/health").json()["process"])
+            except httpx.HTTPError:
+                pass
+            if len(seen) >= count:
+                return seen
+            time.sleep(0.05)
+        raise RuntimeError(
+            f"{len(seen)} of {count} server processes answered in {wait:.0f} s: "
+            f"{self.log.read_text()[-2000:]}"
+        )
+
     def kill(self) -> None:
         """SIGKILL: no chance to flush or say goodbye."""
         if self.proc is not None and self.proc.poll() is None:

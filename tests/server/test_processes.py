@@ -172,14 +172,25 @@ def _hello(ws: object, token: str | None = None) -> str:
 
 
 def _one_on_each(
-    stack: ExitStack, url: str, token: str | None, tries: int = 60
+    stack: ExitStack, url: str, token: str | None, wait: float = 60.0
 ) -> dict[str, object]:
     """Connections as one viewer until two server processes hold one each (the kernel
-    gives each new connection to one of the processes sharing the port)."""
+    gives each new connection to whichever process sharing the port accepts first, so
+    a busy process may miss several in a row). A connection to a process that already
+    holds one is closed again."""
     held: dict[str, object] = {}
-    for _ in range(tries):
-        ws = stack.enter_context(connect(url, open_timeout=20))
-        held.setdefault(_hello(ws, token), ws)
+    tries = 0
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        tries += 1
+        with ExitStack() as one:
+            ws = one.enter_context(connect(url, open_timeout=20))
+            process = _hello(ws, token)
+            if process in held:
+                time.sleep(0.02)
+                continue  # closed on leaving
+            held[process] = ws
+            stack.push(one.pop_all())  # kept open until the test ends
         if len(held) == 2:
             return held
     raise AssertionError(f"{tries} connections all went to process(es) {sorted(held)}")
@@ -207,6 +218,7 @@ def test_serve_processes_two_share_the_port(pg_server: pgserver.PgServer, tmp_pa
     stack = ExitStack()
     try:
         server.start(wait=120)
+        assert len(server.wait_for_processes(2)) == 2
         made = httpx.post(
             f"{server.base}/api/tables", json={"game": two_player(), "players": 2, "deal": 5}
         ).json()
