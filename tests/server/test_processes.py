@@ -75,7 +75,7 @@ def test_two_processes_share_tables(pg_server: pgserver.PgServer, tmp_path: Path
             )
         )
         assert _until(player, "ack")["version"] == mine["version"] + 1
-        event = _until(watcher, "event", timeout=5)
+        event = _until(watcher, "event", timeout=20)
         assert event["version"] == mine["version"] + 1 and event["log"]
         # process B accepts the next intent for the same table, and A's player sees it
         state = event["state"]
@@ -95,7 +95,7 @@ def test_two_processes_share_tables(pg_server: pgserver.PgServer, tmp_path: Path
             headers={"Authorization": f"Bearer {tokens[nxt]}"},
         )
         assert answer.status_code == 200, answer.text
-        assert _until(player, "event", timeout=5)["version"] == theirs["version"] + 1
+        assert _until(player, "event", timeout=20)["version"] == theirs["version"] + 1
         # the same version through both processes: one is applied, the other is stale
         now = httpx.get(f"{a.base}/api/tables/{table}/state").json()["state"]
         who = int(now["to_act"][0][1:]) - 1

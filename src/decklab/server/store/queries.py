@@ -25,7 +25,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.orm import sessionmaker
+from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.sql.expression import Executable, Update
 
 from decklab.server.store.db import commit_engine
@@ -150,20 +150,8 @@ class Store:
             table = db.get(TableRow, table_id)
             if table is None:
                 return None
-            seats = list(
-                db.scalars(
-                    select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat)
-                )
-            )
-            actions = list(
-                db.scalars(
-                    select(ActionRow).where(ActionRow.table_id == table_id).order_by(ActionRow.seq)
-                )
-            )
-            chat = list(
-                db.scalars(select(ChatRow).where(ChatRow.table_id == table_id).order_by(ChatRow.id))
-            )
-            return LoadedTable(table, seats, actions, chat)
+            seats = _seats_of(db, table_id)
+            return LoadedTable(table, seats, _actions_of(db, table_id), _chat_of(db, table_id))
 
     def news(self, table_id: str, after_seq: int, after_chat: int) -> TableNews | None:
         """What :class:`TableNews` says, in one read transaction."""
@@ -171,18 +159,8 @@ class Store:
             table = db.get(TableRow, table_id)
             if table is None:
                 return None
-            seats = list(
-                db.scalars(
-                    select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat)
-                )
-            )
-            actions = list(
-                db.scalars(
-                    select(ActionRow)
-                    .where(ActionRow.table_id == table_id, ActionRow.seq >= max(1, after_seq))
-                    .order_by(ActionRow.seq)
-                )
-            )
+            seats = _seats_of(db, table_id)
+            actions = _actions_of(db, table_id, max(1, after_seq))
             last_known = None
             if after_seq > 0 and actions and actions[0].seq == after_seq:
                 last_known = actions.pop(0)
@@ -191,13 +169,7 @@ class Store:
                     ActionRow.table_id == table_id
                 )
             )
-            chat = list(
-                db.scalars(
-                    select(ChatRow)
-                    .where(ChatRow.table_id == table_id, ChatRow.id > after_chat)
-                    .order_by(ChatRow.id)
-                )
-            )
+            chat = _chat_of(db, table_id, after_chat)
             return TableNews(table, seats, last_known, actions, chat, int(stored or 0))
 
     def version(self, table_id: str) -> int | None:
@@ -439,3 +411,32 @@ def age_s(when: _dt.datetime) -> float:
     if when.tzinfo is None:
         when = when.replace(tzinfo=_dt.UTC)
     return (now - when).total_seconds()
+
+
+def _seats_of(db: Session, table_id: str) -> list[SeatRow]:
+    """A table's seats in seat order."""
+    return list(
+        db.scalars(select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat))
+    )
+
+
+def _actions_of(db: Session, table_id: str, from_seq: int = 1) -> list[ActionRow]:
+    """A table's actions from number ``from_seq`` on, in order."""
+    return list(
+        db.scalars(
+            select(ActionRow)
+            .where(ActionRow.table_id == table_id, ActionRow.seq >= from_seq)
+            .order_by(ActionRow.seq)
+        )
+    )
+
+
+def _chat_of(db: Session, table_id: str, after: int = 0) -> list[ChatRow]:
+    """A table's chat lines after line id ``after``, in order."""
+    return list(
+        db.scalars(
+            select(ChatRow)
+            .where(ChatRow.table_id == table_id, ChatRow.id > after)
+            .order_by(ChatRow.id)
+        )
+    )
