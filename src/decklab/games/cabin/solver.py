@@ -68,10 +68,13 @@ from decklab.games.cabin.state import (
 )
 
 # ------------------------------------------------------------ bit tables
-# A remaining card is one bit at ``_HIGH[card]`` (suit << 4 | rank, an ace at 14),
-# so "cards of suit s that a stack with top key k accepts" is a shift and a mask.
-_SUIT_BITS: Final = [sum(1 << (s << 4 | r) for r in range(2, 15)) for s in range(4)]
-_DOUBLE_BITS: Final = sum(1 << (s << 4 | r) for s in range(4) for r in (11, 12, 13, 14))
+# A remaining card is one bit at ``_HIGH[card] - 1`` (its key, suit << 4 | rank with
+# an ace at 14, less one), so "cards of suit s that a stack with top key k accepts" is
+# a shift and a mask: the bits from ``k`` up. Less one because the ace of the last suit
+# would otherwise sit at bit 62, beyond the 62 bits an unboxed int holds compiled
+# (mypyc), and every set holding it would be a heap-allocated big integer.
+_SUIT_BITS: Final = [sum(1 << ((s << 4 | r) - 1) for r in range(2, 15)) for s in range(4)]
+_DOUBLE_BITS: Final = sum(1 << ((s << 4 | r) - 1) for s in range(4) for r in (11, 12, 13, 14))
 """Bits of the cards worth 2 squid points (face cards and aces, C5)."""
 _DEAD: Final = -1
 """Canonical key of a stack that accepts no remaining card (its suit no longer matters)."""
@@ -318,9 +321,9 @@ class Search:
         rem = 0
         for pile in (self.sea, self.cabin, self.beach, self.deep):
             for c in pile:
-                rem |= 1 << _HIGH[c]
+                rem |= 1 << (_HIGH[c] - 1)
         if placing >= 0:
-            rem |= 1 << _HIGH[placing]
+            rem |= 1 << (_HIGH[placing] - 1)
         return self.canon(0, 0, 0, 0, len(self.deep), 0, tuple(keys), rem)
 
     def canon(
@@ -333,11 +336,11 @@ class Search:
                 out.append(_DEAD)
                 continue
             m = rem & _SUIT_BITS[k >> 4]
-            if not m >> (k + 1):
+            if not m >> k:  # no remaining card above k (bits from k up: keys above k)
                 out.append(_DEAD)
                 continue
-            below = m & ((2 << k) - 1)
-            out.append(below.bit_length() - 1 if below else k & ~15)
+            below = m & ((1 << k) - 1)  # keys at most k; the highest one's bit is its key - 1
+            out.append(below.bit_length() if below else k & ~15)
         out.sort()
         # the key: the tops (sorted, so a sequence of nonzero digits) above the two sets of
         # sea positions above the four indices; every field but the first has a fixed width
@@ -487,17 +490,17 @@ class Search:
             if low <= k < h and k > best:
                 best = k
                 bi = j
-        bit = 1 << h
+        bit = 1 << (h - 1)
         rem2 = rem & ~bit
         out = []
         if bi >= 0:
             # cards of the suit strictly between the top and c become unbuildable there
-            gap = _cost(rem & ((bit - 1) & ~((2 << best) - 1)))
+            gap = _cost(rem & ((bit - 1) & ~((1 << best) - 1)))
             out.append((P_TIGHT, 0, (*tops[:bi], h, *tops[bi + 1 :]), rem2, gap * 2))
         if len(tops) < self.max_stacks:
             start = c if h & 15 != 14 else low | 1
             # a new stack accepts what lies above c; what lies below needs another
-            below = rem2 & _SUIT_BITS[low >> 4] & ((2 << (start)) - 1)
+            below = rem2 & _SUIT_BITS[low >> 4] & ((1 << start) - 1)
             out.append((P_NEW, 0, (*tops, start), rem2, 3 + _cost(below)))
         if not out:
             out.append((P_LOST, _POINTS[c], tops, rem2, 10 * _POINTS[c]))
