@@ -30,7 +30,7 @@ def test_policy_freezes_start_up_heap_turns_off_automatic_full_collections_and_r
         policy.start()
         during = gc.get_threshold()
         frozen = gc.get_freeze_count()
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 30
         while policy.collections < 2 and time.monotonic() < deadline:
             await asyncio.sleep(0.02)  # the timer's collections run meanwhile
         ran = policy.collections
@@ -88,7 +88,7 @@ def test_the_application_runs_the_policy_only_when_asked(tmp_path: Path) -> None
         timed = create_app(fast_settings(database_url=url, full_gc_every_s=0.05), pool=pool)
         with TestClient(timed, base_url="http://testserver") as client:
             assert gc.get_threshold()[2] == NEVER
-            deadline = time.monotonic() + 5
+            deadline = time.monotonic() + 30
             while timed.state.heap.collections < 2 and time.monotonic() < deadline:
                 client.get("/api/health")
                 time.sleep(0.05)
