@@ -232,8 +232,9 @@ def _swap_by_digits(items: list[T], i: i64, lo: i64, r: i64) -> i64:
     digits, so both ways of shuffling end here."""
     while i >= lo and i > 0:
         d = i + 1
-        j = r % d
-        r //= d
+        q = r // d
+        j = r - q * d  # r % d from the one division (r is never negative)
+        r = q
         items[i], items[j] = items[j], items[i]
         i -= 1
     return i

@@ -35,6 +35,7 @@ from decklab.engine.state import (
     seat_name,
 )
 from decklab.games.lonely_face.tables import (
+    BITS8,
     CELL_NAMES,
     CELL_OF,
     CELLS,
@@ -109,6 +110,15 @@ _PHASE_NAMES: Final = ("play", "choose", "over")
 _EMPTY: Final[list[int]] = []
 _SEATS: Final[tuple[tuple[int, ...], ...]] = tuple((s,) for s in range(8))
 """``_SEATS[s]``, the ``to_act`` of seat s (typed so: compiled, each stays the one object)."""
+_NUM_ACTIONS: Final = SWAP + 64 * 16
+"""Every action code is below this (a swap's card is below 64, its cell below 16)."""
+_MOVES: Final[list[list[Any]]] = [
+    [(s, a) for a in range(_NUM_ACTIONS)] for s in range(INFO.max_players)
+]
+"""``_MOVES[seat][action]``: the history entry ``(seat, action)`` of a move, made once.
+A move appends the shared tuple (immutable, so sharing is safe) instead of building one
+and boxing an action code above 256. Typed ``Any``: compiled, a ``tuple[int, int]`` read
+from the table would be unpacked into a native pair and packed into a new tuple again."""
 _SUIT_TEXT: Final = {"S": cards.SPADES, "H": cards.HEARTS, "D": cards.DIAMONDS, "C": cards.CLUBS}
 _SUIT_TEXT.update({sym: i for i, sym in enumerate(cards.SUIT_SYMBOLS[:4])})
 _SETUP_KEYS_DECK: Final = (
@@ -190,9 +200,10 @@ class LonelyFaceState(GameState):
     """Per suit u, the bit mask of the cells holding a card of that suit, in bits 16u … 16u+15
     (see :func:`_suit_cells`): one native word, so a move changes no list of boxed masks.
     Compiled, suit 3's top bit is the word's sign bit; every read masks its 16 bits out."""
-    occ: int
-    """Bit mask of the cells holding a card."""
-    fmask: int
+    occ: i64
+    """Bit mask of the cells holding a card (the masks are native words compiled: no tag
+    checks in the bit arithmetic of every turn)."""
+    fmask: i64
     """Bit mask of the cells holding a face card (K2)."""
     hands: list[list[int]]
     known: list[list[int]]
@@ -224,9 +235,9 @@ class LonelyFaceState(GameState):
     first_player: int
     start_draws: list[dict[int, int]]
     _legal: list[int]
-    _fr: int
-    _fd: int
-    _takes: int
+    _fr: i64
+    _fd: i64
+    _takes: i64
     """This turn's flip edges (bit masks, see _gen_legal) and take edges (horizontal ones
     in the low 16 bits, vertical ones above, as ``EDGE_MASK``): zero if no take is legal."""
     _acting: tuple[int, ...]
@@ -334,7 +345,8 @@ class LonelyFaceState(GameState):
         """Lay out a checked deal (``main`` and ``turn_deck`` top first) and start the first turn."""
         self.grid = g = list(grid)
         suits: i64 = 0
-        occ = fmask = 0
+        occ: i64 = 0
+        fmask: i64 = 0
         for i in range(CELLS):
             c = g[i]
             if c:
@@ -587,7 +599,7 @@ class LonelyFaceState(GameState):
             else:  # the choice of a new pair (L7); a finished game's list is empty
                 ok = action in self._legal
             if ok:
-                self.history.append((seat, action))
+                self.history.append(_MOVES[seat][action])
                 self._apply(seat, action)
                 return
         raise self.illegal(seat, action)
@@ -619,7 +631,7 @@ class LonelyFaceState(GameState):
         cards and a turn-suit one; takes need that and a pair (one suit, or two faces).
         """
         u = self.suit
-        um: int = self.suits >> (u << 4) & FULL
+        um: i64 = self.suits >> (u << 4) & FULL
         occ = self.occ
         fm = self.fmask
         ur = um | um >> 1
@@ -633,17 +645,18 @@ class LonelyFaceState(GameState):
         self._takes = tr | td << 16
         # One new list from the two flip parts (a concatenation allocates it once), then
         # only the non-empty other parts: an extend costs about as much for an empty
-        # list as for a short one, and most turns offer no take.
+        # list as for a short one, and most turns offer no take. (``+=``, not ``extend``:
+        # compiled, ``extend`` is a generic slice assignment, ``+=`` the list's own.)
         acts = FLIPS_RIGHT[fr] + FLIPS_DOWN[fd]
         if tr:
-            acts.extend(TAKES_RIGHT[tr])
+            acts += TAKES_RIGHT[tr]
         if td:
-            acts.extend(TAKES_DOWN[td])
+            acts += TAKES_DOWN[td]
         if occ:
             for c in self.hands[self.cur]:
                 if c >> 4 == u:
                     if occ == FULL:
-                        acts.extend(SWAP_ALL[c])
+                        acts += SWAP_ALL[c]
                     else:
                         _append_picked(acts, SWAP_ALL[c], occ)
         self._legal = acts or [PASS]
@@ -1187,14 +1200,16 @@ def _index_of(items: list[int], c: int) -> int:
 
 
 def _append_picked(out: list[T], items: list[T], mask: int) -> None:
-    """Append ``items[i]`` for every bit i set in ``mask``, in order.
+    """Append ``items[i]`` for every bit i set in the 16-bit ``mask``, in order.
 
     Generic on purpose: compiled, the items then pass as the objects they are (the
     table's ints, made once), where a ``list[int]`` loop would unbox and box each one.
+    The set bits come from a table by byte: no test of every clear bit.
     """
-    for i in range(len(items)):
-        if mask >> i & 1:
-            out.append(items[i])
+    for i in BITS8[mask & 255]:
+        out.append(items[i])
+    for i in BITS8[mask >> 8 & 255]:
+        out.append(items[i + 8])
 
 
 def _suit_cells(u: int, cells: i64) -> i64:

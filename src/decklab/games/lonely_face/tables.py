@@ -171,3 +171,5 @@ TAKES_DOWN: Final = _edge_table(DOWN, SIZE, TAKE)
 FACE_CARD: Final[list[bool]] = [False] * 64
 for _c in DECK:
     FACE_CARD[_c] = cards.is_face(_c)
+BITS8: Final[list[list[int]]] = [[i for i in range(8) if b >> i & 1] for b in range(256)]
+"""``BITS8[b]``: the set bits of byte b, lowest first (a mask's cells without testing each)."""
