@@ -55,12 +55,15 @@ from decklab.games.lonely_face.tables import (
     FULL,
     HIGH,
     LEFT,
+    NB_MASK,
     NBT,
     NUM_EDGES,
     PAIR,
     PASS,
     RIGHT,
     SCORE,
+    SIDE_X,
+    SIDE_Y,
     STR,
     SUIT_MASK,
     SWAP,
@@ -675,21 +678,22 @@ class LonelyFaceState(GameState):
             # (``lst[i] = lst[i] + v``, not ``lst[i] += v``: compiled, the latter is a generic call)
             self.points[seat] = self.points[seat] + SCORE[cx << 6 | cy]
             self.npairs[seat] = self.npairs[seat] + 1
-            bx = 1 << x
-            by = 1 << y
-            sm = self.suits ^ _suit_cells(cx >> 4, bx) ^ _suit_cells(cy >> 4, by)
+            bx: i64 = 1 << x  # (shifted into the suits' word: native, as in _suit_cells)
+            by: i64 = 1 << y
+            # (_suit_cells inlined in this function: compiled, a call per use is costly)
+            sm = self.suits ^ bx << (cx >> 4 << 4) ^ by << (cy >> 4 << 4)
             fm = self.fmask & ~(bx | by)
             deck = self.deck  # L8: refill in reading order (x < y) while the main deck lasts
             if deck:
                 c = deck.pop()
                 g[x] = c
-                sm |= _suit_cells(c >> 4, bx)
+                sm |= bx << (c >> 4 << 4)
                 if FACE_CARD[c]:
                     fm |= bx
                 if deck:
                     c = deck.pop()
                     g[y] = c
-                    sm |= _suit_cells(c >> 4, by)
+                    sm |= by << (c >> 4 << 4)
                     if FACE_CARD[c]:
                         fm |= by
                 else:
@@ -706,18 +710,26 @@ class LonelyFaceState(GameState):
             if action >= SWAP:
                 c = (action - SWAP) >> 4
                 x = action & 15
+                sm = self.suits
                 new = _EMPTY  # a list only once a pair is found (many moves make none)
-                row = c << 6
-                for z, t in NBT[x]:
-                    if PAIR[row | g[z]]:
-                        if new is _EMPTY:
-                            new = []
-                        new.append(t)
+                # First, from the masks, whether c pairs with a neighbour of x at all
+                # (L6: its suit's cells, and the face cards if it is one; about half
+                # the moves make no pair, and then no neighbour is looked at).
+                meets = sm >> (c >> 4 << 4)  # the cells whose cards pair with c
+                if FACE_CARD[c]:
+                    meets |= self.fmask
+                if NB_MASK[x] & meets:
+                    row = c << 6
+                    for z, t in NBT[x]:
+                        if PAIR[row | g[z]]:
+                            if new is _EMPTY:
+                                new = []
+                            new.append(t)
                 dry = False if new else self._learn(seat, action)
                 old = g[x]
                 g[x] = c
-                bx = 1 << x
-                self.suits ^= _suit_cells(old >> 4, bx) ^ _suit_cells(c >> 4, bx)
+                bx = 1 << x  # (an i64, as declared for a take above)
+                self.suits = sm ^ bx << (old >> 4 << 4) ^ bx << (c >> 4 << 4)
                 if FACE_CARD[old] != FACE_CARD[c]:
                     self.fmask ^= bx
                 hand = self.hands[seat]
@@ -735,26 +747,39 @@ class LonelyFaceState(GameState):
                 x, y = EDGES[e]
                 cx = g[x]
                 cy = g[y]
-                sx, sy = FLIP_SIDES[e]
+                sm = self.suits
+                fm = self.fmask
                 new = _EMPTY
-                row = cy << 6
-                for z, t in sx:
-                    if PAIR[row | g[z]]:
-                        if new is _EMPTY:
-                            new = []
-                        new.append(t)
-                row = cx << 6
-                for w, t in sy:
-                    if PAIR[row | g[w]]:
-                        if new is _EMPTY:
-                            new = []
-                        new.append(t)
+                # As for a swap: first from the masks, whether the card going to x pairs
+                # with one of x's other neighbours or the card going to y with y's.
+                # The cells whose cards pair with cy, and with cx (no ``a if c else b``
+                # here: compiled, its type would be a boxed int's, not the word's)
+                meets_y = sm >> (cy >> 4 << 4)
+                if FACE_CARD[cy]:
+                    meets_y |= fm
+                meets_x = sm >> (cx >> 4 << 4)
+                if FACE_CARD[cx]:
+                    meets_x |= fm
+                if SIDE_X[e] & meets_y | SIDE_Y[e] & meets_x:
+                    sx, sy = FLIP_SIDES[e]
+                    row = cy << 6
+                    for z, t in sx:
+                        if PAIR[row | g[z]]:
+                            if new is _EMPTY:
+                                new = []
+                            new.append(t)
+                    row = cx << 6
+                    for w, t in sy:
+                        if PAIR[row | g[w]]:
+                            if new is _EMPTY:
+                                new = []
+                            new.append(t)
                 dry = False if new else self._learn(seat, action)
                 g[x] = cy
                 g[y] = cx
                 if (cx ^ cy) >> 4:
-                    b = (1 << x) | (1 << y)
-                    self.suits ^= _suit_cells(cx >> 4, b) ^ _suit_cells(cy >> 4, b)
+                    b: i64 = (1 << x) | (1 << y)  # (shifted into the suits' word: native)
+                    self.suits = sm ^ b << (cx >> 4 << 4) ^ b << (cy >> 4 << 4)
                 if FACE_CARD[cx] != FACE_CARD[cy]:
                     self.fmask ^= (1 << x) | (1 << y)
             else:  # PASS (L5d)
@@ -797,10 +822,9 @@ class LonelyFaceState(GameState):
         """
         if self._takes:
             return False  # a take was possible (public)
-        g = self.grid
         fr = self._fr
         fd = self._fd
-        if _flip_pairs(g, FLIPS_RIGHT[fr]) or _flip_pairs(g, FLIPS_DOWN[fd]):
+        if (_pairing_flips(self.suits) | _pairing_flips(self.fmask)) & (fr | fd << 16):
             return False  # a flip would have made a new pair (public)
         # Which hand cards could have made a new pair by a swap? A turn-suit card
         # pairs with a turn-suit neighbour of the target cell (there is one iff a
@@ -1217,21 +1241,47 @@ def _suit_cells(u: int, cells: i64) -> i64:
     return cells << (u << 4)
 
 
-def _flip_pairs(g: list[int], flips: list[int]) -> bool:
-    """Whether one of these flip actions would make a new pair on grid ``g`` (L7, L9)."""
-    for a in flips:
-        e = a - FLIP
-        x, y = EDGES[e]
-        cx = g[x]
-        cy = g[y]
-        sx, sy = FLIP_SIDES[e]
-        for z, _ in sx:
-            if PAIR[cy << 6 | g[z]]:
-                return True
-        for w, _ in sy:
-            if PAIR[cx << 6 | g[w]]:
-                return True
-    return False
+def _across_suits(cells: int) -> i64:
+    """A 16-bit cell mask repeated in all four suits' fields of :attr:`LonelyFaceState.suits`
+    (computed, not a literal: compiled, a ``Final[i64]`` made so is a native word)."""
+    return cells * 0x0001_0001_0001_0001
+
+
+# Bit a of ``m & m >> k & _APART_k``: cells a and a + k both hold a card of the class m
+# marks (one suit's cells, or the face cards). The masks keep the cells a whose cell
+# a + k lies in the grid at that offset (same row for 2; down-left for 3, down-right
+# for 5, two rows down for 8), in every suit's field: so no bit of one suit's field
+# meets another's, and none reaches the word's sign bit.
+_APART2: Final[i64] = _across_suits(0x3333)
+_APART3: Final[i64] = _across_suits(0x0EEE)
+_APART5: Final[i64] = _across_suits(0x0777)
+_APART8: Final[i64] = _across_suits(0x00FF)
+
+
+def _pairing_flips(m: i64) -> i64:
+    """The edges (laid out as ``_takes``: horizontal in bits 0–15, vertical above) whose
+    flip would make a new pair of two cards that ``m`` puts in one class (L7, L9): ``m``
+    is :attr:`LonelyFaceState.suits` (four suits' fields) or the face-card mask.
+
+    Bit-parallel, the test of every flip at once: a flip moves each card of the edge to
+    the other cell, next to that cell's other neighbours, at offset 2, 3, 5 or 8 from
+    it. For the horizontal edge (x, x+1): x+1's card meets x-1 (offset 2), x-4 (5) and
+    x+4 (3); x's card meets x+2 (2), x-3 (3) and x+5 (5). For the vertical edge
+    (x, x+4): x+4's card meets x-4 (8), x-1 (5) and x+1 (3); x's card meets x+8 (8),
+    x+3 (3) and x+5 (5). Only legal flips count, so the caller masks the result.
+    """
+    p2 = m & m >> 2 & _APART2
+    p3 = m & m >> 3 & _APART3
+    p5 = m & m >> 5 & _APART5
+    p8 = m & m >> 8 & _APART8
+    # (every shift below keeps a bit inside its suit's field)
+    h = p2 << 1 | p5 << 4 | p3 >> 1 | p2 | p3 << 3 | p5
+    v = p8 << 4 | p5 << 1 | p3 >> 1 | p8 | p3 | p5
+    h |= h >> 32  # the four suits' fields folded into the low 16 bits
+    h |= h >> 16
+    v |= v >> 32
+    v |= v >> 16
+    return h & RIGHT | (v & DOWN) << 16
 
 
 def _draws_text(draws: list[dict[int, int]]) -> list[dict[str, str]]:

@@ -78,6 +78,13 @@ FLIP_SIDES: Final[tuple[tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int]
         for a, b in EDGES
     )
 )
+NB_MASK: Final[list[int]] = [sum(1 << j for j in NB[i]) for i in range(CELLS)]
+"""``NB_MASK[i]``: the bit mask of cell i's orthogonal neighbours."""
+SIDE_X: Final[list[int]] = [NB_MASK[a] & ~(1 << b) for a, b in EDGES]
+"""``SIDE_X[e]``: the cells that the card flipped onto edge e's first cell meets
+(that cell's neighbours but the edge's other cell), as ``FLIP_SIDES[e][0]``."""
+SIDE_Y: Final[list[int]] = [NB_MASK[b] & ~(1 << a) for a, b in EDGES]
+"""``SIDE_Y[e]``: the same for the edge's second cell, as ``FLIP_SIDES[e][1]``."""
 NBT: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(
     tuple((j, TAKE + e) for j, e in NBE[i]) for i in range(CELLS)
 )
