@@ -111,6 +111,8 @@ CHOOSE: Final = 1
 OVER: Final = 2
 _PHASE_NAMES: Final = ("play", "choose", "over")
 _EMPTY: Final[list[int]] = []
+TAKE_ALONE: Final[list[list[int]]] = [[TAKE + e] for e in range(NUM_EDGES)]
+"""``TAKE_ALONE[e]``: the legal list of a move that made one new pair, on edge e (L7)."""
 _SEATS: Final[tuple[tuple[int, ...], ...]] = tuple((s,) for s in range(8))
 """``_SEATS[s]``, the ``to_act`` of seat s (typed so: compiled, each stays the one object)."""
 _NUM_ACTIONS: Final = SWAP + 64 * 16
@@ -257,15 +259,12 @@ class LonelyFaceState(GameState):
         n = self.num_players
         self.die = bool(self.options["suit_die"])
         self.stall = self.options["stall_rounds"] * n
-        self.grid = [0] * CELLS
+        # (the grid, hands, main deck and score piles: laid out by _install on every path)
         self.suits = 0
         self.occ = 0
         self.fmask = 0
         self._fr = self._fd = self._takes = 0
-        self.hands = [[] for _ in range(n)]
         self.known = [[] for _ in range(n)]
-        self.deck = []
-        self.piles = [[] for _ in range(n)]
         self.points = [0] * n
         self.npairs = [0] * n
         self.turn_deck = []
@@ -362,7 +361,9 @@ class LonelyFaceState(GameState):
         self.occ = occ
         self.fmask = fmask
         self.hands = [list(h) for h in hands]
-        self.deck = main[::-1]
+        # (copy and reverse, not ``[::-1]``: compiled, a slice with a step is a generic call)
+        self.deck = main.copy()
+        self.deck.reverse()
         self._deck_start = len(main)
         self.piles = [list(p) for p in piles]
         for s, pile in enumerate(self.piles):
@@ -374,7 +375,8 @@ class LonelyFaceState(GameState):
         self.cur = first
         self._acting = _SEATS[first]
         if not self.die:
-            self.turn_deck = turn_deck[::-1]
+            self.turn_deck = turn_deck.copy()
+            self.turn_deck.reverse()
         # The arguments are never changed afterwards (the state copies what it changes).
         self._dealt = (grid, hands, main, piles, turn_deck, first_roll)
         self._start_turn(first_roll)
@@ -722,9 +724,7 @@ class LonelyFaceState(GameState):
                     row = c << 6
                     for z, t in NBT[x]:
                         if PAIR[row | g[z]]:
-                            if new is _EMPTY:
-                                new = []
-                            new.append(t)
+                            new = _with_take(new, t)
                 dry = False if new else self._learn(seat, action)
                 old = g[x]
                 g[x] = c
@@ -737,7 +737,7 @@ class LonelyFaceState(GameState):
                 known = self.known[seat]
                 k = _index_of(known, c)
                 if k >= 0:
-                    del known[k]
+                    known.pop(k)  # (compiled, ``del known[k]`` is a generic slice deletion)
                 elif self.musts[seat]:  # an unseen card comes to light: drop what it satisfies
                     bit = 1 << c
                     self.musts[seat] = [m for m in self.musts[seat] if not m & bit]
@@ -765,15 +765,11 @@ class LonelyFaceState(GameState):
                     row = cy << 6
                     for z, t in sx:
                         if PAIR[row | g[z]]:
-                            if new is _EMPTY:
-                                new = []
-                            new.append(t)
+                            new = _with_take(new, t)
                     row = cx << 6
                     for w, t in sy:
                         if PAIR[row | g[w]]:
-                            if new is _EMPTY:
-                                new = []
-                            new.append(t)
+                            new = _with_take(new, t)
                 dry = False if new else self._learn(seat, action)
                 g[x] = cy
                 g[y] = cx
@@ -786,7 +782,7 @@ class LonelyFaceState(GameState):
                 new = _EMPTY
                 dry = self._learn(seat, action)
             if new:  # L7: the same seat must now take exactly one of the new pairs
-                if len(new) > 1:
+                if len(new) > 2:
                     new.sort()
                 self._legal = new
                 self.phase = CHOOSE
@@ -859,22 +855,39 @@ class LonelyFaceState(GameState):
         self._legal = _EMPTY
         tied = self._tied_leaders()
         if len(tied) > 1:
+            self._flip_coin(tied)
 
-            def parse(text: str) -> int:
-                seat = seat_index(text, self.num_players)
-                if seat not in tied:
-                    names = ", ".join(seat_name(s) for s in tied)
-                    raise ValueError(f"{text} is not among the tied seats ({names})")
-                return seat
+    def _flip_coin(self, tied: list[int]) -> None:
+        """L11's coin flip among the ``tied`` seats, a recorded chance outcome. (A method of
+        its own: compiled, the closures' environment is made on every call of the function
+        that defines them, and most games end without a tie.)"""
 
-            self.coin = self._chance("coin", lambda r: tied[r.below(len(tied))], seat_name, parse)
+        def parse(text: str) -> int:
+            seat = seat_index(text, self.num_players)
+            if seat not in tied:
+                names = ", ".join(seat_name(s) for s in tied)
+                raise ValueError(f"{text} is not among the tied seats ({names})")
+            return seat
+
+        self.coin = self._chance("coin", lambda r: tied[r.below(len(tied))], seat_name, parse)
 
     def _tied_leaders(self) -> list[int]:
-        best = max(self.points)
-        tied = [s for s, p in enumerate(self.points) if p == best]
-        if len(tied) > 1:
-            most = max(self.npairs[s] for s in tied)
-            tied = [s for s in tied if self.npairs[s] == most]
+        """The seats with the most points, and among them those with the most pairs (L11).
+        (Plain loops: compiled, native ones; ``max`` and ``enumerate`` are generic calls.)"""
+        points = self.points
+        npairs = self.npairs
+        tied: list[int] = []
+        best = 0
+        most = 0
+        for s in range(len(points)):
+            p = points[s]
+            k = npairs[s]
+            if not tied or p > best or (p == best and k > most):
+                best = p
+                most = k
+                tied = [s]
+            elif p == best and k == most:
+                tied.append(s)
         return tied
 
     # -------------------------------------------------------- action text
@@ -1284,12 +1297,29 @@ def _pairing_flips(m: i64) -> i64:
     return h & RIGHT | (v & DOWN) << 16
 
 
+def _with_take(new: list[int], t: int) -> list[int]:
+    """The new pairs' take actions ``new`` with take action ``t`` (a new pair) added.
+
+    The first one is a shared one-item list (most moves that make a pair make one, and
+    a legal list is never changed: nothing is made or freed for it); the second makes
+    a fresh list, in order (as ``sort`` would leave it); a third is appended (sorted
+    at the end). ``new`` starts as the shared empty list.
+    """
+    if new is _EMPTY:
+        return TAKE_ALONE[t - TAKE]
+    if len(new) == 1:
+        first = new[0]
+        return [first, t] if first < t else [t, first]
+    new.append(t)
+    return new
+
+
 def _draws_text(draws: list[dict[int, int]]) -> list[dict[str, str]]:
     """L3's start draws as a setup and a view write them: per round, seat → card."""
     return [{seat_name(s): cards.to_str(c) for s, c in sorted(rnd.items())} for rnd in draws]
 
 
-def _tied_highest(rnd: Mapping[int, int]) -> list[int]:
+def _tied_highest(rnd: dict[int, int]) -> list[int]:
     best = 0
     tied: list[int] = []
     for s, c in rnd.items():
@@ -1299,7 +1329,8 @@ def _tied_highest(rnd: Mapping[int, int]) -> list[int]:
             tied = [s]
         elif h == best:
             tied.append(s)
-    tied.sort()
+    if len(tied) > 1:
+        tied.sort()
     return tied
 
 
