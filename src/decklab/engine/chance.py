@@ -259,32 +259,17 @@ def _swap_by_digits(items: list[T], i: i64, lo: i64, r: i64) -> i64:
 
 def _chunk(i: i64) -> tuple[i64, i64]:
     """The word-wise shuffle's chunk of digits that starts at digit ``i``: its last digit
-    and its radix; ``(i, 1)``, an empty chunk, once no digit is left (``i`` below 1)."""
+    lo and its radix, the product of the radices i + 1, i, …, lo + 1, kept below
+    :data:`_WORD_RADIX_MAX`; ``(i, 1)``, an empty chunk, once no digit is left (``i``
+    below 1)."""
     if i < 1:
         return i, 1
-    lo = _chunk_end(i)
-    return lo, _chunk_radix(i, lo)
-
-
-def _chunk_end(i: i64) -> i64:
-    """The last digit of the word-wise shuffle's chunk that starts at digit ``i``: the
-    radices i + 1, i, …, lo + 1 multiply to below :data:`_WORD_RADIX_MAX`."""
     lo = i
     radix: i64 = i + 1
     while lo > 1 and radix * lo < _WORD_RADIX_MAX:
         radix *= lo
         lo -= 1
-    return lo
-
-
-def _chunk_radix(i: i64, lo: i64) -> i64:
-    """The product of the radices of digits i … lo (digit k's radix is k + 1)."""
-    radix: i64 = 1
-    k = i
-    while k >= lo:
-        radix *= k + 1
-        k -= 1
-    return radix
+    return lo, radix
 
 
 # The searches and the determinizations draw from the standard library's

@@ -674,9 +674,7 @@ class LonelyFaceState(GameState):
             x, y = EDGES[action - TAKE]
             cx = g[x]
             cy = g[y]
-            pile = self.piles[seat]
-            pile.append(cx)
-            pile.append(cy)
+            _append_two(self.piles[seat], g, x, y)
             # (``lst[i] = lst[i] + v``, not ``lst[i] += v``: compiled, the latter is a generic call)
             self.points[seat] = self.points[seat] + SCORE[cx << 6 | cy]
             self.npairs[seat] = self.npairs[seat] + 1
@@ -687,14 +685,12 @@ class LonelyFaceState(GameState):
             fm = self.fmask & ~(bx | by)
             deck = self.deck  # L8: refill in reading order (x < y) while the main deck lasts
             if deck:
-                c = deck.pop()
-                g[x] = c
+                c = _pop_into(deck, g, x)
                 sm |= bx << (c >> 4 << 4)
                 if FACE_CARD[c]:
                     fm |= bx
                 if deck:
-                    c = deck.pop()
-                    g[y] = c
+                    c = _pop_into(deck, g, y)
                     sm |= by << (c >> 4 << 4)
                     if FACE_CARD[c]:
                         fm |= by
@@ -771,8 +767,7 @@ class LonelyFaceState(GameState):
                         if PAIR[row | g[w]]:
                             new = _with_take(new, t)
                 dry = False if new else self._learn(seat, action)
-                g[x] = cy
-                g[y] = cx
+                _swap_items(g, x, y)
                 if (cx ^ cy) >> 4:
                     b: i64 = (1 << x) | (1 << y)  # (shifted into the suits' word: native)
                     self.suits = sm ^ b << (cx >> 4 << 4) ^ b << (cy >> 4 << 4)
@@ -800,8 +795,7 @@ class LonelyFaceState(GameState):
         self.phase = PLAY
         td = self.turn_deck
         if td:  # the common case of _start_turn, inlined
-            c = td.pop()
-            self.turned.append(c)
+            c = _pop_onto(td, self.turned)
             self.turn_card = c
             self.suit = c >> 4
             self._gen_legal()
@@ -1247,6 +1241,33 @@ def _append_picked(out: list[T], items: list[T], mask: int) -> None:
         out.append(items[i])
     for i in BITS8[mask >> 8 & 255]:
         out.append(items[i + 8])
+
+
+# Moves of cards as the objects they are (generic on purpose, as _append_picked: compiled,
+# the same moves on ``list[int]`` would unbox every card and box it again).
+def _append_two(out: list[T], items: list[T], i: int, j: int) -> None:
+    """Append ``items[i]`` and ``items[j]`` to ``out``."""
+    out.append(items[i])
+    out.append(items[j])
+
+
+def _swap_items(items: list[T], i: int, j: int) -> None:
+    """Exchange ``items[i]`` and ``items[j]``."""
+    items[i], items[j] = items[j], items[i]
+
+
+def _pop_into(src: list[T], dst: list[T], i: int) -> T:
+    """Take the last item of ``src`` and put it at ``dst[i]``; return it."""
+    item = src.pop()
+    dst[i] = item
+    return item
+
+
+def _pop_onto(src: list[T], dst: list[T]) -> T:
+    """Take the last item of ``src`` and append it to ``dst``; return it."""
+    item = src.pop()
+    dst.append(item)
+    return item
 
 
 def _suit_cells(u: int, cells: i64) -> i64:
