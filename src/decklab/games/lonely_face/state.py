@@ -111,8 +111,10 @@ CHOOSE: Final = 1
 OVER: Final = 2
 _PHASE_NAMES: Final = ("play", "choose", "over")
 _EMPTY: Final[list[int]] = []
-TAKE_ALONE: Final[list[list[int]]] = [[TAKE + e] for e in range(NUM_EDGES)]
-"""``TAKE_ALONE[e]``: the legal list of a move that made one new pair, on edge e (L7)."""
+_PASS_ALONE: Final[list[int]] = [PASS]
+"""The legal list of a turn with nothing else to do (L5d), shared (never changed)."""
+_TAKE_ALONE: Final[list[list[int]]] = [[TAKE + e] for e in range(NUM_EDGES)]
+"""``_TAKE_ALONE[e]``: the legal list of a move that made one new pair, on edge e (L7)."""
 _SEATS: Final[tuple[tuple[int, ...], ...]] = tuple((s,) for s in range(8))
 """``_SEATS[s]``, the ``to_act`` of seat s (typed so: compiled, each stays the one object)."""
 _NUM_ACTIONS: Final = SWAP + 64 * 16
@@ -664,7 +666,7 @@ class LonelyFaceState(GameState):
                         acts += SWAP_ALL[c]
                     else:
                         _append_picked(acts, SWAP_ALL[c], occ)
-        self._legal = acts or [PASS]
+        self._legal = acts or _PASS_ALONE
 
     def _apply(self, seat: int, action: int) -> None:
         # One function for the whole step (hot path): the move, then L8's refill, then
@@ -767,7 +769,7 @@ class LonelyFaceState(GameState):
                         if PAIR[row | g[w]]:
                             new = _with_take(new, t)
                 dry = False if new else self._learn(seat, action)
-                _swap_items(g, x, y)
+                _exchange(g, x, g, y)
                 if (cx ^ cy) >> 4:
                     b: i64 = (1 << x) | (1 << y)  # (shifted into the suits' word: native)
                     self.suits = sm ^ b << (cx >> 4 << 4) ^ b << (cy >> 4 << 4)
@@ -1251,9 +1253,9 @@ def _append_two(out: list[T], items: list[T], i: int, j: int) -> None:
     out.append(items[j])
 
 
-def _swap_items(items: list[T], i: int, j: int) -> None:
-    """Exchange ``items[i]`` and ``items[j]``."""
-    items[i], items[j] = items[j], items[i]
+def _exchange(a: list[T], i: int, b: list[T], j: int) -> None:
+    """Exchange ``a[i]`` and ``b[j]``."""
+    a[i], b[j] = b[j], a[i]
 
 
 def _pop_into(src: list[T], dst: list[T], i: int) -> T:
@@ -1327,7 +1329,7 @@ def _with_take(new: list[int], t: int) -> list[int]:
     at the end). ``new`` starts as the shared empty list.
     """
     if new is _EMPTY:
-        return TAKE_ALONE[t - TAKE]
+        return _TAKE_ALONE[t - TAKE]
     if len(new) == 1:
         first = new[0]
         return [first, t] if first < t else [t, first]
