@@ -220,12 +220,14 @@ def _shuffle_words(rng: Rng, items: list[T]) -> None:
                 cur = (r_a << 16) | ((w >> shift) & _LOW16)
                 q = cur // ra
                 r_a = cur - q * ra
-                cur = (r_b << 16) | q
-                q = cur // rb
-                r_b = cur - q * rb
-                cur = (r_c << 16) | q
-                q = cur // rc
-                r_c = cur - q * rc
+                if rb > 1:  # an empty chunk (radix 1) would leave q as it is: skipped
+                    cur = (r_b << 16) | q
+                    q = cur // rb
+                    r_b = cur - q * rb
+                    if rc > 1:
+                        cur = (r_c << 16) | q
+                        q = cur // rc
+                        r_c = cur - q * rc
                 out = out * _TWO16 + q
                 shift -= 16
             if last:
