@@ -729,6 +729,29 @@ def test_L7_L9_new_pairs_and_dry_turns_match_a_naive_reading() -> None:
     assert dry_seen > 20 and wet_seen > 200
 
 
+def test_L7_new_pairs_are_offered_in_action_order_and_shared_lists_stay_intact() -> None:
+    # A move that makes one new pair offers a shared one-item list, two or more a fresh
+    # list in action order (the order the games' records and bots were made with).
+    from decklab.games.lonely_face import state as lf
+
+    seen: Counter[int] = Counter()
+    for seed in range(8):
+        for state in _midgame(2 + seed % 3, 200 + seed):
+            for action in state.legal_actions(state.cur):
+                if action >= tables.TAKE and action < tables.SWAP:
+                    continue
+                after = state.clone()
+                after.apply(state.cur, action)
+                if after.phase == CHOOSE:
+                    offered = after.legal_actions(state.cur)
+                    assert offered == sorted(set(offered)), offered
+                    seen[min(len(offered), 3)] += 1
+    assert seen[1] > 50 and seen[2] > 10
+    alone = lf._TAKE_ALONE
+    assert alone == [[tables.TAKE + e] for e in range(tables.NUM_EDGES)]
+    assert lf._PASS_ALONE == [tables.PASS] and lf._EMPTY == []
+
+
 # ---------------------------------------------------------------- hidden information
 def test_hidden_hands_do_not_leak_into_views_records_or_messages() -> None:
     state = build(make_setup(QUIET, ["TS JS QS", "KH AH 5H"], turn="9C 4H"))

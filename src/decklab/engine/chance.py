@@ -180,49 +180,68 @@ def _shuffle_words(rng: Rng, items: list[T]) -> None:
     The same digits as :func:`_shuffle_bigint` (tests/test_build.py compares them on
     both builds). Each long division by a chunk's radix (below 2⁴⁷) goes through the
     words 16 bits at a time, so every intermediate value fits a native integer, and
-    the chunks are larger than a Python int's one-digit divisions (fewer passes over
-    the words, and each pass divides by two chunks: storing the words is the cost). Compiled, a word is a signed i64 holding the 64 bits (the
-    quotient's top piece wraps into the sign bit as the draws do); interpreted, the
-    plain unsigned value: the pieces read off either are the same. (``n`` below
-    :data:`_WORDS_MAX_ITEMS`, so that a radix times the next one fits a word.)
+    the chunks are larger than a Python int's one-digit divisions. Storing a word is
+    the cost (a list holds it boxed), so there are few passes over the words: each
+    divides by three chunks in a row (the next one's pieces are the quotient pieces of
+    the one before, as they come); the first pass divides the words as they are drawn,
+    most significant first, and the last one stores no quotient (nothing reads it): a
+    52-card deck's six chunks are two passes, and its seven words are stored once.
+    Compiled, a word is a signed i64 holding the 64 bits (the quotient's top piece
+    wraps into the sign bit as the draws do); interpreted, the plain unsigned value:
+    the pieces read off either are the same. (``n`` below :data:`_WORDS_MAX_ITEMS`, so
+    that a radix times the next one fits a word.)
     """
     n = len(items)
     if n < 2:
         return
     count: i64 = _shuffle_draws(n)
-    words: list[i64] = [rng._step() if NATIVE else rng.next64() for _ in range(count)]
+    words: list[i64] = []  # the quotient so far, once the first pass has drawn them all
     top: i64 = 0  # words[:top] are zero: the quotient has shrunk past them
+    first = True
     i: i64 = n - 1
     while i > 0:
-        # Two chunks per pass over the words (the second one's pieces are the first
-        # one's quotient pieces, as they come): half the words stored.
-        lo_a = _chunk_end(i)
-        ra = _chunk_radix(i, lo_a)
-        lo_b = lo_a  # no second chunk (radix 1) if the first one reaches digit 1
-        rb: i64 = 1
-        if lo_a > 1:
-            lo_b = _chunk_end(lo_a - 1)
-            rb = _chunk_radix(lo_a - 1, lo_b)
+        lo_a, ra = _chunk(i)
+        lo_b, rb = _chunk(lo_a - 1)  # (a chunk past digit 1 is empty: radix 1)
+        lo_c, rc = _chunk(lo_b - 1)
+        last = lo_c <= 1  # no digit is left for another pass
         r_a: i64 = 0
         r_b: i64 = 0
+        r_c: i64 = 0
         for k in range(top, count):
-            w = words[k]
+            if not first:
+                w = words[k]
+            elif NATIVE:
+                w = rng._step()
+            else:
+                w = rng.next64()
             out: i64 = 0
             shift: i64 = 48
             while shift >= 0:
                 cur = (r_a << 16) | ((w >> shift) & _LOW16)
                 q = cur // ra
                 r_a = cur - q * ra
-                cur = (r_b << 16) | q
-                q = cur // rb
-                r_b = cur - q * rb
+                if rb > 1:  # an empty chunk (radix 1) would leave q as it is: skipped
+                    cur = (r_b << 16) | q
+                    q = cur // rb
+                    r_b = cur - q * rb
+                    if rc > 1:
+                        cur = (r_c << 16) | q
+                        q = cur // rc
+                        r_c = cur - q * rc
                 out = out * _TWO16 + q
                 shift -= 16
-            words[k] = out
-        while top < count and words[top] == 0:
+            if last:
+                continue  # nothing reads this pass's quotient
+            if first:
+                words.append(out)
+            else:
+                words[k] = out
+        first = False
+        while not last and top < count and words[top] == 0:
             top += 1
         i = _swap_by_digits(items, i, lo_a, r_a)
         i = _swap_by_digits(items, i, lo_b, r_b)
+        i = _swap_by_digits(items, i, lo_c, r_c)
 
 
 def _swap_by_digits(items: list[T], i: i64, lo: i64, r: i64) -> i64:
@@ -232,32 +251,27 @@ def _swap_by_digits(items: list[T], i: i64, lo: i64, r: i64) -> i64:
     digits, so both ways of shuffling end here."""
     while i >= lo and i > 0:
         d = i + 1
-        j = r % d
-        r //= d
+        q = r // d
+        j = r - q * d  # r % d from the one division (r is never negative)
+        r = q
         items[i], items[j] = items[j], items[i]
         i -= 1
     return i
 
 
-def _chunk_end(i: i64) -> i64:
-    """The last digit of the word-wise shuffle's chunk that starts at digit ``i``: the
-    radices i + 1, i, …, lo + 1 multiply to below :data:`_WORD_RADIX_MAX`."""
+def _chunk(i: i64) -> tuple[i64, i64]:
+    """The word-wise shuffle's chunk of digits that starts at digit ``i``: its last digit
+    lo and its radix, the product of the radices i + 1, i, …, lo + 1, kept below
+    :data:`_WORD_RADIX_MAX`; ``(i, 1)``, an empty chunk, once no digit is left (``i``
+    below 1)."""
+    if i < 1:
+        return i, 1
     lo = i
     radix: i64 = i + 1
     while lo > 1 and radix * lo < _WORD_RADIX_MAX:
         radix *= lo
         lo -= 1
-    return lo
-
-
-def _chunk_radix(i: i64, lo: i64) -> i64:
-    """The product of the radices of digits i … lo (digit k's radix is k + 1)."""
-    radix: i64 = 1
-    k = i
-    while k >= lo:
-        radix *= k + 1
-        k -= 1
-    return radix
+    return lo, radix
 
 
 # The searches and the determinizations draw from the standard library's

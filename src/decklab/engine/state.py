@@ -85,6 +85,28 @@ def _resolve_options(
     return dict(got[1])
 
 
+def _blank(
+    cls: type[S], num_players: int, options: Mapping[str, Any] | None, seed: int | None
+) -> S:
+    """A new state of ``cls`` with the engine's fields set and the game's empty, not dealt.
+
+    A function, not a classmethod: compiled, a classmethod called on ``cls`` (any game
+    class) is a generic call, and every new game makes one state.
+    """
+    state = cls.__new__(cls)
+    state.num_players = num_players
+    state.options = _resolve_options(cls.info, num_players, options)
+    state.history = []
+    state.rng = Rng(seed)
+    state.seed = seed
+    state._initial_setup = None
+    state._setup_pending = False
+    state._forced = None
+    state._strict_chance = False
+    state._init_fields()
+    return state
+
+
 def _plain_number(value: float) -> int | float:
     """Whole scores print as whole numbers (``9``, not ``9.0``) in records and JSON.
 
@@ -132,7 +154,7 @@ class GameState:
     ) -> S:
         """A freshly dealt game. The same seed always gives the same deal."""
         n = cls.info.default_players if num_players is None else num_players
-        state = cls._blank(n, options, seed)
+        state = _blank(cls, n, options, seed)
         state._deal()
         if cls.static_setup:
             state._setup_pending = True
@@ -152,26 +174,9 @@ class GameState:
 
         Raises :class:`SetupError` naming what is wrong with the setup.
         """
-        state = cls._blank(num_players, options, seed)
+        state = _blank(cls, num_players, options, seed)
         state._load_setup(expand_setup(setup, state.setup_decks()))
         state.initial_setup = state.export_setup()
-        return state
-
-    @classmethod
-    def _blank(
-        cls: type[S], num_players: int, options: Mapping[str, Any] | None, seed: int | None
-    ) -> S:
-        state = cls.__new__(cls)
-        state.num_players = num_players
-        state.options = _resolve_options(cls.info, num_players, options)
-        state.history = []
-        state.rng = Rng(seed)
-        state.seed = seed
-        state._initial_setup = None
-        state._setup_pending = False
-        state._forced = None
-        state._strict_chance = False
-        state._init_fields()
         return state
 
     @property

@@ -35,6 +35,7 @@ from decklab.engine.state import (
     seat_name,
 )
 from decklab.games.lonely_face.tables import (
+    BITS8,
     CELL_NAMES,
     CELL_OF,
     CELLS,
@@ -54,12 +55,15 @@ from decklab.games.lonely_face.tables import (
     FULL,
     HIGH,
     LEFT,
+    NB_MASK,
     NBT,
     NUM_EDGES,
     PAIR,
     PASS,
     RIGHT,
     SCORE,
+    SIDE_X,
+    SIDE_Y,
     STR,
     SUIT_MASK,
     SWAP,
@@ -107,8 +111,21 @@ CHOOSE: Final = 1
 OVER: Final = 2
 _PHASE_NAMES: Final = ("play", "choose", "over")
 _EMPTY: Final[list[int]] = []
+_PASS_ALONE: Final[list[int]] = [PASS]
+"""The legal list of a turn with nothing else to do (L5d), shared (never changed)."""
+_TAKE_ALONE: Final[list[list[int]]] = [[TAKE + e] for e in range(NUM_EDGES)]
+"""``_TAKE_ALONE[e]``: the legal list of a move that made one new pair, on edge e (L7)."""
 _SEATS: Final[tuple[tuple[int, ...], ...]] = tuple((s,) for s in range(8))
 """``_SEATS[s]``, the ``to_act`` of seat s (typed so: compiled, each stays the one object)."""
+_NUM_ACTIONS: Final = SWAP + 64 * 16
+"""Every action code is below this (a swap's card is below 64, its cell below 16)."""
+_MOVES: Final[list[list[Any]]] = [
+    [(s, a) for a in range(_NUM_ACTIONS)] for s in range(INFO.max_players)
+]
+"""``_MOVES[seat][action]``: the history entry ``(seat, action)`` of a move, made once.
+A move appends the shared tuple (immutable, so sharing is safe) instead of building one
+and boxing an action code above 256. Typed ``Any``: compiled, a ``tuple[int, int]`` read
+from the table would be unpacked into a native pair and packed into a new tuple again."""
 _SUIT_TEXT: Final = {"S": cards.SPADES, "H": cards.HEARTS, "D": cards.DIAMONDS, "C": cards.CLUBS}
 _SUIT_TEXT.update({sym: i for i, sym in enumerate(cards.SUIT_SYMBOLS[:4])})
 _SETUP_KEYS_DECK: Final = (
@@ -190,9 +207,10 @@ class LonelyFaceState(GameState):
     """Per suit u, the bit mask of the cells holding a card of that suit, in bits 16u … 16u+15
     (see :func:`_suit_cells`): one native word, so a move changes no list of boxed masks.
     Compiled, suit 3's top bit is the word's sign bit; every read masks its 16 bits out."""
-    occ: int
-    """Bit mask of the cells holding a card."""
-    fmask: int
+    occ: i64
+    """Bit mask of the cells holding a card (the masks are native words compiled: no tag
+    checks in the bit arithmetic of every turn)."""
+    fmask: i64
     """Bit mask of the cells holding a face card (K2)."""
     hands: list[list[int]]
     known: list[list[int]]
@@ -224,9 +242,9 @@ class LonelyFaceState(GameState):
     first_player: int
     start_draws: list[dict[int, int]]
     _legal: list[int]
-    _fr: int
-    _fd: int
-    _takes: int
+    _fr: i64
+    _fd: i64
+    _takes: i64
     """This turn's flip edges (bit masks, see _gen_legal) and take edges (horizontal ones
     in the low 16 bits, vertical ones above, as ``EDGE_MASK``): zero if no take is legal."""
     _acting: tuple[int, ...]
@@ -243,15 +261,12 @@ class LonelyFaceState(GameState):
         n = self.num_players
         self.die = bool(self.options["suit_die"])
         self.stall = self.options["stall_rounds"] * n
-        self.grid = [0] * CELLS
+        # (the grid, hands, main deck and score piles: laid out by _install on every path)
         self.suits = 0
         self.occ = 0
         self.fmask = 0
         self._fr = self._fd = self._takes = 0
-        self.hands = [[] for _ in range(n)]
         self.known = [[] for _ in range(n)]
-        self.deck = []
-        self.piles = [[] for _ in range(n)]
         self.points = [0] * n
         self.npairs = [0] * n
         self.turn_deck = []
@@ -334,7 +349,8 @@ class LonelyFaceState(GameState):
         """Lay out a checked deal (``main`` and ``turn_deck`` top first) and start the first turn."""
         self.grid = g = list(grid)
         suits: i64 = 0
-        occ = fmask = 0
+        occ: i64 = 0
+        fmask: i64 = 0
         for i in range(CELLS):
             c = g[i]
             if c:
@@ -347,7 +363,9 @@ class LonelyFaceState(GameState):
         self.occ = occ
         self.fmask = fmask
         self.hands = [list(h) for h in hands]
-        self.deck = main[::-1]
+        # (copy and reverse, not ``[::-1]``: compiled, a slice with a step is a generic call)
+        self.deck = main.copy()
+        self.deck.reverse()
         self._deck_start = len(main)
         self.piles = [list(p) for p in piles]
         for s, pile in enumerate(self.piles):
@@ -359,7 +377,8 @@ class LonelyFaceState(GameState):
         self.cur = first
         self._acting = _SEATS[first]
         if not self.die:
-            self.turn_deck = turn_deck[::-1]
+            self.turn_deck = turn_deck.copy()
+            self.turn_deck.reverse()
         # The arguments are never changed afterwards (the state copies what it changes).
         self._dealt = (grid, hands, main, piles, turn_deck, first_roll)
         self._start_turn(first_roll)
@@ -587,7 +606,7 @@ class LonelyFaceState(GameState):
             else:  # the choice of a new pair (L7); a finished game's list is empty
                 ok = action in self._legal
             if ok:
-                self.history.append((seat, action))
+                self.history.append(_MOVES[seat][action])
                 self._apply(seat, action)
                 return
         raise self.illegal(seat, action)
@@ -619,7 +638,7 @@ class LonelyFaceState(GameState):
         cards and a turn-suit one; takes need that and a pair (one suit, or two faces).
         """
         u = self.suit
-        um: int = self.suits >> (u << 4) & FULL
+        um: i64 = self.suits >> (u << 4) & FULL
         occ = self.occ
         fm = self.fmask
         ur = um | um >> 1
@@ -633,20 +652,21 @@ class LonelyFaceState(GameState):
         self._takes = tr | td << 16
         # One new list from the two flip parts (a concatenation allocates it once), then
         # only the non-empty other parts: an extend costs about as much for an empty
-        # list as for a short one, and most turns offer no take.
+        # list as for a short one, and most turns offer no take. (``+=``, not ``extend``:
+        # compiled, ``extend`` is a generic slice assignment, ``+=`` the list's own.)
         acts = FLIPS_RIGHT[fr] + FLIPS_DOWN[fd]
         if tr:
-            acts.extend(TAKES_RIGHT[tr])
+            acts += TAKES_RIGHT[tr]
         if td:
-            acts.extend(TAKES_DOWN[td])
+            acts += TAKES_DOWN[td]
         if occ:
             for c in self.hands[self.cur]:
                 if c >> 4 == u:
                     if occ == FULL:
-                        acts.extend(SWAP_ALL[c])
+                        acts += SWAP_ALL[c]
                     else:
                         _append_picked(acts, SWAP_ALL[c], occ)
-        self._legal = acts or [PASS]
+        self._legal = acts or _PASS_ALONE
 
     def _apply(self, seat: int, action: int) -> None:
         # One function for the whole step (hot path): the move, then L8's refill, then
@@ -656,27 +676,24 @@ class LonelyFaceState(GameState):
             x, y = EDGES[action - TAKE]
             cx = g[x]
             cy = g[y]
-            pile = self.piles[seat]
-            pile.append(cx)
-            pile.append(cy)
+            _append_two(self.piles[seat], g, x, y)
             # (``lst[i] = lst[i] + v``, not ``lst[i] += v``: compiled, the latter is a generic call)
             self.points[seat] = self.points[seat] + SCORE[cx << 6 | cy]
             self.npairs[seat] = self.npairs[seat] + 1
-            bx = 1 << x
-            by = 1 << y
-            sm = self.suits ^ _suit_cells(cx >> 4, bx) ^ _suit_cells(cy >> 4, by)
+            bx: i64 = 1 << x  # (shifted into the suits' word: native, as in _suit_cells)
+            by: i64 = 1 << y
+            # (_suit_cells inlined in this function: compiled, a call per use is costly)
+            sm = self.suits ^ bx << (cx >> 4 << 4) ^ by << (cy >> 4 << 4)
             fm = self.fmask & ~(bx | by)
             deck = self.deck  # L8: refill in reading order (x < y) while the main deck lasts
             if deck:
-                c = deck.pop()
-                g[x] = c
-                sm |= _suit_cells(c >> 4, bx)
+                c = _pop_into(deck, g, x)
+                sm |= bx << (c >> 4 << 4)
                 if FACE_CARD[c]:
                     fm |= bx
                 if deck:
-                    c = deck.pop()
-                    g[y] = c
-                    sm |= _suit_cells(c >> 4, by)
+                    c = _pop_into(deck, g, y)
+                    sm |= by << (c >> 4 << 4)
                     if FACE_CARD[c]:
                         fm |= by
                 else:
@@ -693,18 +710,24 @@ class LonelyFaceState(GameState):
             if action >= SWAP:
                 c = (action - SWAP) >> 4
                 x = action & 15
+                sm = self.suits
                 new = _EMPTY  # a list only once a pair is found (many moves make none)
-                row = c << 6
-                for z, t in NBT[x]:
-                    if PAIR[row | g[z]]:
-                        if new is _EMPTY:
-                            new = []
-                        new.append(t)
+                # First, from the masks, whether c pairs with a neighbour of x at all
+                # (L6: its suit's cells, and the face cards if it is one; about half
+                # the moves make no pair, and then no neighbour is looked at).
+                meets = sm >> (c >> 4 << 4)  # the cells whose cards pair with c
+                if FACE_CARD[c]:
+                    meets |= self.fmask
+                if NB_MASK[x] & meets:
+                    row = c << 6
+                    for z, t in NBT[x]:
+                        if PAIR[row | g[z]]:
+                            new = _with_take(new, t)
                 dry = False if new else self._learn(seat, action)
                 old = g[x]
                 g[x] = c
-                bx = 1 << x
-                self.suits ^= _suit_cells(old >> 4, bx) ^ _suit_cells(c >> 4, bx)
+                bx = 1 << x  # (an i64, as declared for a take above)
+                self.suits = sm ^ bx << (old >> 4 << 4) ^ bx << (c >> 4 << 4)
                 if FACE_CARD[old] != FACE_CARD[c]:
                     self.fmask ^= bx
                 hand = self.hands[seat]
@@ -712,7 +735,7 @@ class LonelyFaceState(GameState):
                 known = self.known[seat]
                 k = _index_of(known, c)
                 if k >= 0:
-                    del known[k]
+                    known.pop(k)  # (compiled, ``del known[k]`` is a generic slice deletion)
                 elif self.musts[seat]:  # an unseen card comes to light: drop what it satisfies
                     bit = 1 << c
                     self.musts[seat] = [m for m in self.musts[seat] if not m & bit]
@@ -722,33 +745,41 @@ class LonelyFaceState(GameState):
                 x, y = EDGES[e]
                 cx = g[x]
                 cy = g[y]
-                sx, sy = FLIP_SIDES[e]
+                sm = self.suits
+                fm = self.fmask
                 new = _EMPTY
-                row = cy << 6
-                for z, t in sx:
-                    if PAIR[row | g[z]]:
-                        if new is _EMPTY:
-                            new = []
-                        new.append(t)
-                row = cx << 6
-                for w, t in sy:
-                    if PAIR[row | g[w]]:
-                        if new is _EMPTY:
-                            new = []
-                        new.append(t)
+                # As for a swap: first from the masks, whether the card going to x pairs
+                # with one of x's other neighbours or the card going to y with y's.
+                # The cells whose cards pair with cy, and with cx (no ``a if c else b``
+                # here: compiled, its type would be a boxed int's, not the word's)
+                meets_y = sm >> (cy >> 4 << 4)
+                if FACE_CARD[cy]:
+                    meets_y |= fm
+                meets_x = sm >> (cx >> 4 << 4)
+                if FACE_CARD[cx]:
+                    meets_x |= fm
+                if SIDE_X[e] & meets_y | SIDE_Y[e] & meets_x:
+                    sx, sy = FLIP_SIDES[e]
+                    row = cy << 6
+                    for z, t in sx:
+                        if PAIR[row | g[z]]:
+                            new = _with_take(new, t)
+                    row = cx << 6
+                    for w, t in sy:
+                        if PAIR[row | g[w]]:
+                            new = _with_take(new, t)
                 dry = False if new else self._learn(seat, action)
-                g[x] = cy
-                g[y] = cx
+                _exchange(g, x, g, y)
                 if (cx ^ cy) >> 4:
-                    b = (1 << x) | (1 << y)
-                    self.suits ^= _suit_cells(cx >> 4, b) ^ _suit_cells(cy >> 4, b)
+                    b: i64 = (1 << x) | (1 << y)  # (shifted into the suits' word: native)
+                    self.suits = sm ^ b << (cx >> 4 << 4) ^ b << (cy >> 4 << 4)
                 if FACE_CARD[cx] != FACE_CARD[cy]:
                     self.fmask ^= (1 << x) | (1 << y)
             else:  # PASS (L5d)
                 new = _EMPTY
                 dry = self._learn(seat, action)
             if new:  # L7: the same seat must now take exactly one of the new pairs
-                if len(new) > 1:
+                if len(new) > 2:
                     new.sort()
                 self._legal = new
                 self.phase = CHOOSE
@@ -766,8 +797,7 @@ class LonelyFaceState(GameState):
         self.phase = PLAY
         td = self.turn_deck
         if td:  # the common case of _start_turn, inlined
-            c = td.pop()
-            self.turned.append(c)
+            c = _pop_onto(td, self.turned)
             self.turn_card = c
             self.suit = c >> 4
             self._gen_legal()
@@ -784,10 +814,9 @@ class LonelyFaceState(GameState):
         """
         if self._takes:
             return False  # a take was possible (public)
-        g = self.grid
         fr = self._fr
         fd = self._fd
-        if _flip_pairs(g, FLIPS_RIGHT[fr]) or _flip_pairs(g, FLIPS_DOWN[fd]):
+        if (_pairing_flips(self.suits) | _pairing_flips(self.fmask)) & (fr | fd << 16):
             return False  # a flip would have made a new pair (public)
         # Which hand cards could have made a new pair by a swap? A turn-suit card
         # pairs with a turn-suit neighbour of the target cell (there is one iff a
@@ -822,22 +851,39 @@ class LonelyFaceState(GameState):
         self._legal = _EMPTY
         tied = self._tied_leaders()
         if len(tied) > 1:
+            self._flip_coin(tied)
 
-            def parse(text: str) -> int:
-                seat = seat_index(text, self.num_players)
-                if seat not in tied:
-                    names = ", ".join(seat_name(s) for s in tied)
-                    raise ValueError(f"{text} is not among the tied seats ({names})")
-                return seat
+    def _flip_coin(self, tied: list[int]) -> None:
+        """L11's coin flip among the ``tied`` seats, a recorded chance outcome. (A method of
+        its own: compiled, the closures' environment is made on every call of the function
+        that defines them, and most games end without a tie.)"""
 
-            self.coin = self._chance("coin", lambda r: tied[r.below(len(tied))], seat_name, parse)
+        def parse(text: str) -> int:
+            seat = seat_index(text, self.num_players)
+            if seat not in tied:
+                names = ", ".join(seat_name(s) for s in tied)
+                raise ValueError(f"{text} is not among the tied seats ({names})")
+            return seat
+
+        self.coin = self._chance("coin", lambda r: tied[r.below(len(tied))], seat_name, parse)
 
     def _tied_leaders(self) -> list[int]:
-        best = max(self.points)
-        tied = [s for s, p in enumerate(self.points) if p == best]
-        if len(tied) > 1:
-            most = max(self.npairs[s] for s in tied)
-            tied = [s for s in tied if self.npairs[s] == most]
+        """The seats with the most points, and among them those with the most pairs (L11).
+        (Plain loops: compiled, native ones; ``max`` and ``enumerate`` are generic calls.)"""
+        points = self.points
+        npairs = self.npairs
+        tied: list[int] = []
+        best = 0
+        most = 0
+        for s in range(len(points)):
+            p = points[s]
+            k = npairs[s]
+            if not tied or p > best or (p == best and k > most):
+                best = p
+                most = k
+                tied = [s]
+            elif p == best and k == most:
+                tied.append(s)
         return tied
 
     # -------------------------------------------------------- action text
@@ -1187,14 +1233,43 @@ def _index_of(items: list[int], c: int) -> int:
 
 
 def _append_picked(out: list[T], items: list[T], mask: int) -> None:
-    """Append ``items[i]`` for every bit i set in ``mask``, in order.
+    """Append ``items[i]`` for every bit i set in the 16-bit ``mask``, in order.
 
     Generic on purpose: compiled, the items then pass as the objects they are (the
     table's ints, made once), where a ``list[int]`` loop would unbox and box each one.
+    The set bits come from a table by byte: no test of every clear bit.
     """
-    for i in range(len(items)):
-        if mask >> i & 1:
-            out.append(items[i])
+    for i in BITS8[mask & 255]:
+        out.append(items[i])
+    for i in BITS8[mask >> 8 & 255]:
+        out.append(items[i + 8])
+
+
+# Moves of cards as the objects they are (generic on purpose, as _append_picked: compiled,
+# the same moves on ``list[int]`` would unbox every card and box it again).
+def _append_two(out: list[T], items: list[T], i: int, j: int) -> None:
+    """Append ``items[i]`` and ``items[j]`` to ``out``."""
+    out.append(items[i])
+    out.append(items[j])
+
+
+def _exchange(a: list[T], i: int, b: list[T], j: int) -> None:
+    """Exchange ``a[i]`` and ``b[j]``."""
+    a[i], b[j] = b[j], a[i]
+
+
+def _pop_into(src: list[T], dst: list[T], i: int) -> T:
+    """Take the last item of ``src`` and put it at ``dst[i]``; return it."""
+    item = src.pop()
+    dst[i] = item
+    return item
+
+
+def _pop_onto(src: list[T], dst: list[T]) -> T:
+    """Take the last item of ``src`` and append it to ``dst``; return it."""
+    item = src.pop()
+    dst.append(item)
+    return item
 
 
 def _suit_cells(u: int, cells: i64) -> i64:
@@ -1202,21 +1277,64 @@ def _suit_cells(u: int, cells: i64) -> i64:
     return cells << (u << 4)
 
 
-def _flip_pairs(g: list[int], flips: list[int]) -> bool:
-    """Whether one of these flip actions would make a new pair on grid ``g`` (L7, L9)."""
-    for a in flips:
-        e = a - FLIP
-        x, y = EDGES[e]
-        cx = g[x]
-        cy = g[y]
-        sx, sy = FLIP_SIDES[e]
-        for z, _ in sx:
-            if PAIR[cy << 6 | g[z]]:
-                return True
-        for w, _ in sy:
-            if PAIR[cx << 6 | g[w]]:
-                return True
-    return False
+def _across_suits(cells: int) -> i64:
+    """A 16-bit cell mask repeated in all four suits' fields of :attr:`LonelyFaceState.suits`
+    (computed, not a literal: compiled, a ``Final[i64]`` made so is a native word)."""
+    return cells * 0x0001_0001_0001_0001
+
+
+# Bit a of ``m & m >> k & _APART_k``: cells a and a + k both hold a card of the class m
+# marks (one suit's cells, or the face cards). The masks keep the cells a whose cell
+# a + k lies in the grid at that offset (same row for 2; down-left for 3, down-right
+# for 5, two rows down for 8), in every suit's field: so no bit of one suit's field
+# meets another's, and none reaches the word's sign bit.
+_APART2: Final[i64] = _across_suits(0x3333)
+_APART3: Final[i64] = _across_suits(0x0EEE)
+_APART5: Final[i64] = _across_suits(0x0777)
+_APART8: Final[i64] = _across_suits(0x00FF)
+
+
+def _pairing_flips(m: i64) -> i64:
+    """The edges (laid out as ``_takes``: horizontal in bits 0–15, vertical above) whose
+    flip would make a new pair of two cards that ``m`` puts in one class (L7, L9): ``m``
+    is :attr:`LonelyFaceState.suits` (four suits' fields) or the face-card mask.
+
+    Bit-parallel, the test of every flip at once: a flip moves each card of the edge to
+    the other cell, next to that cell's other neighbours, at offset 2, 3, 5 or 8 from
+    it. For the horizontal edge (x, x+1): x+1's card meets x-1 (offset 2), x-4 (5) and
+    x+4 (3); x's card meets x+2 (2), x-3 (3) and x+5 (5). For the vertical edge
+    (x, x+4): x+4's card meets x-4 (8), x-1 (5) and x+1 (3); x's card meets x+8 (8),
+    x+3 (3) and x+5 (5). Only legal flips count, so the caller masks the result.
+    """
+    p2 = m & m >> 2 & _APART2
+    p3 = m & m >> 3 & _APART3
+    p5 = m & m >> 5 & _APART5
+    p8 = m & m >> 8 & _APART8
+    # (every shift below keeps a bit inside its suit's field)
+    h = p2 << 1 | p5 << 4 | p3 >> 1 | p2 | p3 << 3 | p5
+    v = p8 << 4 | p5 << 1 | p3 >> 1 | p8 | p3 | p5
+    h |= h >> 32  # the four suits' fields folded into the low 16 bits
+    h |= h >> 16
+    v |= v >> 32
+    v |= v >> 16
+    return h & RIGHT | (v & DOWN) << 16
+
+
+def _with_take(new: list[int], t: int) -> list[int]:
+    """The new pairs' take actions ``new`` with take action ``t`` (a new pair) added.
+
+    The first one is a shared one-item list (most moves that make a pair make one, and
+    a legal list is never changed: nothing is made or freed for it); the second makes
+    a fresh list, in order (as ``sort`` would leave it); a third is appended (sorted
+    at the end). ``new`` starts as the shared empty list.
+    """
+    if new is _EMPTY:
+        return _TAKE_ALONE[t - TAKE]
+    if len(new) == 1:
+        first = new[0]
+        return [first, t] if first < t else [t, first]
+    new.append(t)
+    return new
 
 
 def _draws_text(draws: list[dict[int, int]]) -> list[dict[str, str]]:
@@ -1224,7 +1342,7 @@ def _draws_text(draws: list[dict[int, int]]) -> list[dict[str, str]]:
     return [{seat_name(s): cards.to_str(c) for s, c in sorted(rnd.items())} for rnd in draws]
 
 
-def _tied_highest(rnd: Mapping[int, int]) -> list[int]:
+def _tied_highest(rnd: dict[int, int]) -> list[int]:
     best = 0
     tied: list[int] = []
     for s, c in rnd.items():
@@ -1234,7 +1352,8 @@ def _tied_highest(rnd: Mapping[int, int]) -> list[int]:
             tied = [s]
         elif h == best:
             tied.append(s)
-    tied.sort()
+    if len(tied) > 1:
+        tied.sort()
     return tied
 
 

@@ -78,6 +78,13 @@ FLIP_SIDES: Final[tuple[tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int]
         for a, b in EDGES
     )
 )
+NB_MASK: Final[list[int]] = [sum(1 << j for j in NB[i]) for i in range(CELLS)]
+"""``NB_MASK[i]``: the bit mask of cell i's orthogonal neighbours."""
+SIDE_X: Final[list[int]] = [NB_MASK[a] & ~(1 << b) for a, b in EDGES]
+"""``SIDE_X[e]``: the cells that the card flipped onto edge e's first cell meets
+(that cell's neighbours but the edge's other cell), as ``FLIP_SIDES[e][0]``."""
+SIDE_Y: Final[list[int]] = [NB_MASK[b] & ~(1 << a) for a, b in EDGES]
+"""``SIDE_Y[e]``: the same for the edge's second cell, as ``FLIP_SIDES[e][1]``."""
 NBT: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(
     tuple((j, TAKE + e) for j, e in NBE[i]) for i in range(CELLS)
 )
@@ -171,3 +178,5 @@ TAKES_DOWN: Final = _edge_table(DOWN, SIZE, TAKE)
 FACE_CARD: Final[list[bool]] = [False] * 64
 for _c in DECK:
     FACE_CARD[_c] = cards.is_face(_c)
+BITS8: Final[list[list[int]]] = [[i for i in range(8) if b >> i & 1] for b in range(256)]
+"""``BITS8[b]``: the set bits of byte b, lowest first (a mask's cells without testing each)."""
