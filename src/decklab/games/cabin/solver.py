@@ -74,8 +74,6 @@ from decklab.games.cabin.state import (
 # would otherwise sit at bit 62, beyond the 62 bits an unboxed int holds compiled
 # (mypyc), and every set holding it would be a heap-allocated big integer.
 _SUIT_BITS: Final = [sum(1 << ((s << 4 | r) - 1) for r in range(2, 15)) for s in range(4)]
-_DOUBLE_BITS: Final = sum(1 << ((s << 4 | r) - 1) for s in range(4) for r in (11, 12, 13, 14))
-"""Bits of the cards worth 2 squid points (face cards and aces, C5)."""
 _DEAD: Final = -1
 """Canonical key of a stack that accepts no remaining card (its suit no longer matters)."""
 
@@ -97,9 +95,14 @@ P_NONE: Final = 3
 _INF: Final = 1 << 20
 
 
-def _cost(mask: int) -> int:
-    """Squid points of the cards in a bit set."""
-    return mask.bit_count() + (mask & _DOUBLE_BITS).bit_count()
+_SUIT_COST: Final = [sum(1 + (r >= 9) for r in range(13) if m >> r & 1) for m in range(1 << 13)]
+"""Squid points of a set of one suit's cards, by its 13 bits (two at bit 0, ace at bit 12)."""
+
+
+def _cost(mask: int, suit: int) -> int:
+    """Squid points of the cards in a bit set of ``suit``'s cards only. A table, not
+    ``int.bit_count()``: compiled, that is a generic method call on a boxed int."""
+    return _SUIT_COST[(mask >> (suit << 4 | 1)) & 0x1FFF]
 
 
 class SearchLimit(Exception):
@@ -249,6 +252,9 @@ _TOP_BITS: Final = 7
 _MOVE_BITS: Final = 6
 """A table entry is ``value << _MOVE_BITS | (move code + 1)``: move codes are below 63."""
 _MOVE_MASK: Final = (1 << _MOVE_BITS) - 1
+_KID_BITS: Final = 4
+"""Bits of a move's index among a node's moves when they are ranked: there are at most 8."""
+_KID_MASK: Final = (1 << _KID_BITS) - 1
 
 
 class Search:
@@ -281,7 +287,10 @@ class Search:
         packed as ``value << _MOVE_BITS | (code + 1)`` (see :func:`_entry`)."""
         if max(len(sea), len(cabin), len(beach), len(deep)) >= 1 << _INDEX_BITS:
             raise ValueError("a pile is too long for the solver's packed keys")
-        self._sea_bits = len(sea)
+        self._set_count = 2 if beach_dump else 1
+        """How many sets of sea positions a key holds: the dumped one only with beach_dump."""
+        self._tops_ids: dict[int, int] = {}
+        self._tops: list[tuple[int, ...]] = []
         self.nodes = 0
         self.limit = node_limit if node_limit is not None else _INF * _INF
         # one suit's cards of a pile, as a small int (cheap to hash) standing for the ranks
@@ -292,7 +301,13 @@ class Search:
         self._beach_ids: list[tuple[int, ...] | None] = [None] * (len(beach) + 1)
         self._sea_ids: list[tuple[int, ...] | None] = [None] * (len(sea) + 1)
         self._deep_ids: dict[int, tuple[int, ...]] = {}
-        self._rows: dict[tuple[int, int, int, int, int], list[int]] = {}
+        # a pile state's four suit combinations (ids into _combo_seqs), and one suit's rows
+        # keyed by ``combo << _mine_bits | that suit's stack tops`` (see lower_bound)
+        self._pile_combos: dict[int, list[int]] = {}
+        self._combo_ids: dict[tuple[int, int, int, int], int] = {}
+        self._combo_seqs: list[tuple[int, int, int, int]] = []
+        self._mine_bits = 4 * max_stacks
+        self._rows: dict[int, list[int]] = {}
         if len(_PILE_MEMO) > _MEMO_CAP:
             _PILE_MEMO.clear()
         if len(_SEA_MEMO) > _MEMO_CAP:
@@ -342,14 +357,26 @@ class Search:
             below = m & ((1 << k) - 1)  # keys at most k; the highest one's bit is its key - 1
             out.append(below.bit_length() if below else k & ~15)
         out.sort()
-        # the key: the tops (sorted, so a sequence of nonzero digits) above the two sets of
-        # sea positions above the four indices; every field but the first has a fixed width
+        # the tops (sorted, so a sequence of nonzero digits) as one int, at most 56 bits, and
+        # that as a small id: the key is then the id above the piles' fields, which fits the
+        # 62 bits of an unboxed int compiled unless the ids or the sea run long (a longer
+        # key is a heap integer: slower, never wrong); the tops' tuple is shared too
         packed = 0
         for k in out:
             packed = packed << _TOP_BITS | (k + 2)
-        n = self._sea_bits
-        key = ((packed << n | xm) << n | dm) << _LOW_BITS | (i << 18 | ci << 12 | bi << 6 | dn)
-        return (i, ci, bi, xm, dn, dm, tuple(out), rem, key)
+        tid = self._tops_ids.get(packed)
+        if tid is None:
+            tid = self._tops_ids[packed] = len(self._tops)
+            self._tops.append(tuple(out))
+        # the piles' fields take _LOW_BITS + i bits (+ i more for the dumped set): a
+        # width the low bits tell, so the key stands for one position only
+        width = _LOW_BITS + i * self._set_count
+        key = tid << width | self._pile_key(i, ci, bi, xm, dn, dm)
+        # a dict finds an int key by its low bits, here the four indices, which take few
+        # values: folding the higher fields onto them (``k ^ k >> b`` is one-to-one)
+        # spreads the keys, and spares the table long chains of probes
+        key ^= key >> _LOW_BITS
+        return (i, ci, bi, xm, dn, dm, self._tops[tid], rem, key)
 
     def _pop_order(self, mask: int) -> list[int]:
         """The sea cards of a bit set of sea positions, last pushed (first to come off) first."""
@@ -377,28 +404,16 @@ class Search:
         i, ci, bi, xm, dn, dm, tops, rem, _key = node
         if not rem:
             return 0
-        deep_key = dm << _INDEX_BITS | dn
-        deep = self._deep_ids.get(deep_key)
-        if deep is None:
-            deep = self._ids(self._pop_order(dm) + list(self.deep[dn - 1 :: -1] if dn else ()))
-            self._deep_ids[deep_key] = deep
-        if xm:
-            beach = self._ids(self._pop_order(xm) + list(self.beach[bi:]))
-        else:
-            got = self._beach_ids[bi]
-            if got is None:
-                got = self._beach_ids[bi] = self._ids(self.beach[bi:])
-            beach = got
-        got = self._cabin_ids[ci]
-        if got is None:
-            got = self._cabin_ids[ci] = self._ids(self.cabin[ci:])
-        cabin = got
-        got = self._sea_ids[i]
-        if got is None:
-            got = self._sea_ids[i] = self._ids(self.sea[i:])
-        sea = got
+        # the piles' four suit sequences, as one id per suit, are the same for every node
+        # of a pile state (most nodes differ from another only in their stacks)
+        pile = self._pile_key(i, ci, bi, xm, dn, dm)
+        pile ^= pile >> _LOW_BITS  # (spread, as in canon)
+        combos = self._pile_combos.get(pile)
+        if combos is None:
+            combos = self._pile_combos[pile] = self._combos_of(i, ci, bi, xm, dn, dm)
         free = self.max_stacks - len(tops)
         rows = self._rows
+        shift = self._mine_bits
         total = 0
         need = []
         for s in range(4):
@@ -410,7 +425,11 @@ class Search:
             for k in tops:
                 if k >> 4 == s:  # (a dead stack, -1, belongs to no suit)
                     mine = mine << 4 | ((k & 15) + 1)
-            key = (cabin[s], beach[s], sea[s], deep[s], mine)
+            # an int key (the suit's pile sequences above its stack tops), not a tuple:
+            # it hashes and compares without boxing five ints into a new tuple
+            combo = combos[s]
+            key = combo << shift | mine
+            key ^= key >> shift  # (spread, as in canon: the tops take few values)
             row = rows.get(key)
             if row is None:
                 code = mine
@@ -419,8 +438,9 @@ class Search:
                     base.append((code & 15) - 1)
                     code >>= 4
                 seqs = self._seqs
+                cabin, beach, sea, deep = self._combo_seqs[combo]
                 row = rows[key] = self._row(
-                    seqs[cabin[s]], seqs[beach[s]], seqs[sea[s]], seqs[deep[s]], tuple(base[::-1])
+                    seqs[cabin], seqs[beach], seqs[sea], seqs[deep], tuple(base[::-1])
                 )
             if len(row) == 1:  # no loss even without a new stack
                 continue
@@ -446,7 +466,48 @@ class Search:
                     if have + v < nxt[used + k]:
                         nxt[used + k] = have + v
             best = nxt
-        return total + min(best)
+        least = _INF  # (a loop, not min(): compiled, that is a generic call)
+        for v in best:
+            if v < least:
+                least = v
+        return total + least
+
+    def _pile_key(self, i: int, ci: int, bi: int, xm: int, dn: int, dm: int) -> int:
+        """The piles of a position as one int: the four indices in the low bits, then the
+        anchored set in ``i`` bits (its positions are below ``i``), then the dumped set."""
+        return (xm << i | dm) << _LOW_BITS | (i << 18 | ci << 12 | bi << 6 | dn)
+
+    def _combos_of(self, i: int, ci: int, bi: int, xm: int, dn: int, dm: int) -> list[int]:
+        """Per suit, the id of the piles' four sequences of that suit (see :meth:`_ids`)."""
+        deep_key = dm << _INDEX_BITS | dn
+        deep = self._deep_ids.get(deep_key)
+        if deep is None:
+            deep = self._ids(self._pop_order(dm) + list(self.deep[dn - 1 :: -1] if dn else ()))
+            self._deep_ids[deep_key] = deep
+        if xm:
+            beach = self._ids(self._pop_order(xm) + list(self.beach[bi:]))
+        else:
+            got = self._beach_ids[bi]
+            if got is None:
+                got = self._beach_ids[bi] = self._ids(self.beach[bi:])
+            beach = got
+        got = self._cabin_ids[ci]
+        if got is None:
+            got = self._cabin_ids[ci] = self._ids(self.cabin[ci:])
+        cabin = got
+        got = self._sea_ids[i]
+        if got is None:
+            got = self._sea_ids[i] = self._ids(self.sea[i:])
+        sea = got
+        out = []
+        for s in range(4):
+            seqs = (cabin[s], beach[s], sea[s], deep[s])
+            combo = self._combo_ids.get(seqs)
+            if combo is None:
+                combo = self._combo_ids[seqs] = len(self._combo_seqs)
+                self._combo_seqs.append(seqs)
+            out.append(combo)
+        return out
 
     def _row(
         self,
@@ -495,13 +556,13 @@ class Search:
         out = []
         if bi >= 0:
             # cards of the suit strictly between the top and c become unbuildable there
-            gap = _cost(rem & ((bit - 1) & ~((1 << best) - 1)))
+            gap = _cost(rem & ((bit - 1) & ~((1 << best) - 1)), h >> 4)
             out.append((P_TIGHT, 0, (*tops[:bi], h, *tops[bi + 1 :]), rem2, gap * 2))
         if len(tops) < self.max_stacks:
             start = c if h & 15 != 14 else low | 1
             # a new stack accepts what lies above c; what lies below needs another
             below = rem2 & _SUIT_BITS[low >> 4] & ((1 << start) - 1)
-            out.append((P_NEW, 0, (*tops, start), rem2, 3 + _cost(below)))
+            out.append((P_NEW, 0, (*tops, start), rem2, 3 + _cost(below, h >> 4)))
         if not out:
             out.append((P_LOST, _POINTS[c], tops, rem2, 10 * _POINTS[c]))
         return out
@@ -513,7 +574,11 @@ class Search:
         i, ci, bi, xm, dn, dm, tops, rem, _key = node
         sea = self.sea
         nsea = len(sea)
-        out: list[tuple[int, int, int, Node]] = []
+        # the moves, and per move ``(order score << _MOVE_BITS | code) << _KID_BITS | its
+        # index``: sorting these ints orders the moves by score, then code (unique in a
+        # node), as sorting (score, code, ...) tuples would, at a fraction of the cost
+        out: list[tuple[int, int, Node]] = []
+        ranks: list[int] = []
         # (self.canon(...) each time, not a local ``canon = self.canon``: compiled, a bound
         # method in a variable is a generic Python call, boxing every argument)
         if i < nsea:
@@ -524,14 +589,16 @@ class Search:
             has_cabin = ci < len(self.cabin)
             if places[0][0] != P_LOST:
                 for p, _cost0, t2, r2, score in places:
-                    out.append(
-                        (score, K_BUILD * 4 + p, 0, self.canon(i + 1, ci, bi, xm, dn, dm, t2, r2))
-                    )
+                    code = K_BUILD * 4 + p
+                    ranks.append((score << _MOVE_BITS | code) << _KID_BITS | len(out))
+                    out.append((code, 0, self.canon(i + 1, ci, bi, xm, dn, dm, t2, r2)))
             if has_cabin:
                 x = self.cabin[ci]
                 for p, cost, t2, r2, score in self._places(x, tops, rem):
                     child = self.canon(i + 1, ci + 1, bi, xm, dn, dm | bit, t2, r2)
-                    out.append((score + 1, K_CABIN * 4 + p, cost, child))
+                    code = K_CABIN * 4 + p
+                    ranks.append(((score + 1) << _MOVE_BITS | code) << _KID_BITS | len(out))
+                    out.append((code, cost, child))
             if has_beach:
                 if xm:
                     top = xm.bit_length() - 1
@@ -542,19 +609,18 @@ class Search:
                     xm2, bi2 = xm, bi + 1
                 for p, cost, t2, r2, score in self._places(x, tops, rem):
                     child = self.canon(i + 1, ci, bi2, xm2, dn, dm | bit, t2, r2)
-                    out.append((score + 1, K_BEACH * 4 + p, cost, child))
+                    code = K_BEACH * 4 + p
+                    ranks.append(((score + 1) << _MOVE_BITS | code) << _KID_BITS | len(out))
+                    out.append((code, cost, child))
             if self.beach_dump:
-                out.append(
-                    (
-                        6,
-                        K_DUMP * 4 + P_NONE,
-                        0,
-                        self.canon(i + 1, ci, bi, xm | bit, dn, dm, tops, rem),
-                    )
-                )
+                code = K_DUMP * 4 + P_NONE
+                ranks.append((6 << _MOVE_BITS | code) << _KID_BITS | len(out))
+                out.append((code, 0, self.canon(i + 1, ci, bi, xm | bit, dn, dm, tops, rem)))
                 if places[0][0] == P_LOST and not has_cabin and not has_beach:
                     child = self.canon(i + 1, ci, bi, xm, dn, dm | bit, tops, rem)
-                    out.append((6, K_SINK * 4 + P_NONE, 0, child))
+                    code = K_SINK * 4 + P_NONE
+                    ranks.append((6 << _MOVE_BITS | code) << _KID_BITS | len(out))
+                    out.append((code, 0, child))
             elif places[0][0] == P_LOST and not has_cabin and not has_beach:
                 # C3's last case: it sinks by itself; the turn is not a decision
                 child = self.canon(i + 1, ci, bi, xm, dn, dm | bit, tops, rem)
@@ -565,39 +631,42 @@ class Search:
                 top = dm.bit_length() - 1
                 x = sea[top]
                 after = (i, ci, bi, xm, dn, dm ^ (1 << top))
-                forced = self._take(out, K_DEEP, x, after, tops, rem, full)
+                forced = self._take(out, ranks, K_DEEP, x, after, tops, rem, full)
                 if forced is not None:
                     return [forced]
             elif dn:
                 x = self.deep[dn - 1]
-                forced = self._take(out, K_DEEP, x, (i, ci, bi, xm, dn - 1, dm), tops, rem, full)
+                forced = self._take(
+                    out, ranks, K_DEEP, x, (i, ci, bi, xm, dn - 1, dm), tops, rem, full
+                )
                 if forced is not None:
                     return [forced]
             if xm:
                 top = xm.bit_length() - 1
                 x = sea[top]
                 after = (i, ci, bi, xm ^ (1 << top), dn, dm)
-                forced = self._take(out, K_TBEACH, x, after, tops, rem, full)
+                forced = self._take(out, ranks, K_TBEACH, x, after, tops, rem, full)
                 if forced is not None:
                     return [forced]
             elif bi < len(self.beach):
                 x = self.beach[bi]
                 after = (i, ci, bi + 1, xm, dn, dm)
-                forced = self._take(out, K_TBEACH, x, after, tops, rem, full)
+                forced = self._take(out, ranks, K_TBEACH, x, after, tops, rem, full)
                 if forced is not None:
                     return [forced]
             if ci < len(self.cabin):
                 x = self.cabin[ci]
                 after = (i, ci + 1, bi, xm, dn, dm)
-                forced = self._take(out, K_TCABIN, x, after, tops, rem, full)
+                forced = self._take(out, ranks, K_TCABIN, x, after, tops, rem, full)
                 if forced is not None:
                     return [forced]
-        out.sort()
-        return [(code, cost, child) for _s, code, cost, child in out]
+        ranks.sort()
+        return [out[r & _KID_MASK] for r in ranks]
 
     def _take(
         self,
-        out: list[tuple[int, int, int, Node]],
+        out: list[tuple[int, int, Node]],
+        ranks: list[int],
         kind: int,
         x: int,
         after: tuple[int, int, int, int, int, int],
@@ -605,8 +674,9 @@ class Search:
         rem: int,
         full: bool,
     ) -> tuple[int, int, Node] | None:
-        """Add the ways to take ``x`` to ``out``; or return the one move that dominates all
-        (with every stack started: ``x`` fits nowhere, or fits with nothing in between)."""
+        """Add the ways to take ``x`` to ``out`` (and their ranks, see :meth:`moves`); or
+        return the one move that dominates all (with every stack started: ``x`` fits
+        nowhere, or fits with nothing in between)."""
         i, ci, bi, xm, dn, dm = after
         places = self._places(x, tops, rem)
         if full:
@@ -614,7 +684,9 @@ class Search:
             if p == P_LOST or (p == P_TIGHT and score == 0):
                 return (kind * 4 + p, cost, self.canon(i, ci, bi, xm, dn, dm, t2, r2))
         for p, cost, t2, r2, score in places:
-            out.append((score, kind * 4 + p, cost, self.canon(i, ci, bi, xm, dn, dm, t2, r2)))
+            code = kind * 4 + p
+            ranks.append((score << _MOVE_BITS | code) << _KID_BITS | len(out))
+            out.append((code, cost, self.canon(i, ci, bi, xm, dn, dm, t2, r2)))
         return None
 
     # ------------------------------------------------------------ search
