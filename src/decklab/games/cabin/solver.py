@@ -236,9 +236,39 @@ def _by_suit(pile: tuple[int, ...] | list[int]) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(x) for x in out)
 
 
-Node = tuple[int, int, int, int, int, int, tuple[int, ...], int, int]
-"""A turn start: sea index, cabin index, beach index, dumped-cards set, base deep count,
-anchored set, canonical stack tops (sorted), remaining cards, and the node's table key."""
+class Node:
+    """A turn start: sea index, cabin index, beach index, dumped-cards set, base deep count,
+    anchored set, canonical stack tops (sorted), remaining cards, and the node's table key.
+
+    A class, not a tuple: compiled (mypyc), its fields are native words inside one object,
+    where a tuple boxes every int each time a node goes into a list of moves and unboxes
+    them all again when it comes out (a large share of the compiled search's time)."""
+
+    __slots__ = ("bi", "ci", "dm", "dn", "i", "key", "rem", "tops", "xm")
+
+    def __init__(
+        self,
+        i: int,
+        ci: int,
+        bi: int,
+        xm: int,
+        dn: int,
+        dm: int,
+        tops: tuple[int, ...],
+        rem: int,
+        key: int,
+    ) -> None:
+        self.i = i
+        self.ci = ci
+        self.bi = bi
+        self.xm = xm
+        self.dn = dn
+        self.dm = dm
+        self.tops = tops
+        self.rem = rem
+        self.key = key
+
+
 Key = int
 """A node without its remaining cards (which the rest determines), packed into one int by
 :meth:`Search.canon`: the table's key. An int hashes and compares far faster than the
@@ -301,13 +331,13 @@ class Search:
         self._beach_ids: list[tuple[int, ...] | None] = [None] * (len(beach) + 1)
         self._sea_ids: list[tuple[int, ...] | None] = [None] * (len(sea) + 1)
         self._deep_ids: dict[int, tuple[int, ...]] = {}
-        # a pile state's four suit combinations (ids into _combo_seqs), and one suit's rows
-        # keyed by ``combo << _mine_bits | that suit's stack tops`` (see lower_bound)
+        # a pile state's four suit combinations (ids into _combo_seqs: one suit's sequences
+        # in the four piles), and per combination its rows by the suit's stack tops (see
+        # lower_bound)
         self._pile_combos: dict[int, list[int]] = {}
         self._combo_ids: dict[tuple[int, int, int, int], int] = {}
         self._combo_seqs: list[tuple[int, int, int, int]] = []
-        self._mine_bits = 4 * max_stacks
-        self._rows: dict[int, list[int]] = {}
+        self._combo_rows: list[dict[int, list[int]]] = []
         if len(_PILE_MEMO) > _MEMO_CAP:
             _PILE_MEMO.clear()
         if len(_SEA_MEMO) > _MEMO_CAP:
@@ -376,7 +406,7 @@ class Search:
         # values: folding the higher fields onto them (``k ^ k >> b`` is one-to-one)
         # spreads the keys, and spares the table long chains of probes
         key ^= key >> _LOW_BITS
-        return (i, ci, bi, xm, dn, dm, self._tops[tid], rem, key)
+        return Node(i, ci, bi, xm, dn, dm, self._tops[tid], rem, key)
 
     def _pop_order(self, mask: int) -> list[int]:
         """The sea cards of a bit set of sea positions, last pushed (first to come off) first."""
@@ -401,7 +431,8 @@ class Search:
     def lower_bound(self, node: Node) -> int:
         """Squid points no play can save from ``node``: the per-suit, per-pile relaxation
         (see above) with the free slots shared out among the suits as well as can be."""
-        i, ci, bi, xm, dn, dm, tops, rem, _key = node
+        i, ci, bi, xm, dn, dm = node.i, node.ci, node.bi, node.xm, node.dn, node.dm
+        tops, rem = node.tops, node.rem
         if not rem:
             return 0
         # the piles' four suit sequences, as one id per suit, are the same for every node
@@ -412,8 +443,7 @@ class Search:
         if combos is None:
             combos = self._pile_combos[pile] = self._combos_of(i, ci, bi, xm, dn, dm)
         free = self.max_stacks - len(tops)
-        rows = self._rows
-        shift = self._mine_bits
+        combo_rows = self._combo_rows
         total = 0
         need = []
         for s in range(4):
@@ -425,12 +455,12 @@ class Search:
             for k in tops:
                 if k >> 4 == s:  # (a dead stack, -1, belongs to no suit)
                     mine = mine << 4 | ((k & 15) + 1)
-            # an int key (the suit's pile sequences above its stack tops), not a tuple:
-            # it hashes and compares without boxing five ints into a new tuple
+            # the suit's rows by its pile sequences (a list index), then by its stack tops:
+            # a small int key, which hashes and compares without boxing (a tuple key of
+            # five ints was one of the search's largest costs)
             combo = combos[s]
-            key = combo << shift | mine
-            key ^= key >> shift  # (spread, as in canon: the tops take few values)
-            row = rows.get(key)
+            rows = combo_rows[combo]
+            row = rows.get(mine)
             if row is None:
                 code = mine
                 base = []
@@ -439,7 +469,7 @@ class Search:
                     code >>= 4
                 seqs = self._seqs
                 cabin, beach, sea, deep = self._combo_seqs[combo]
-                row = rows[key] = self._row(
+                row = rows[mine] = self._row(
                     seqs[cabin], seqs[beach], seqs[sea], seqs[deep], tuple(base[::-1])
                 )
             if len(row) == 1:  # no loss even without a new stack
@@ -506,6 +536,7 @@ class Search:
             if combo is None:
                 combo = self._combo_ids[seqs] = len(self._combo_seqs)
                 self._combo_seqs.append(seqs)
+                self._combo_rows.append({})
             out.append(combo)
         return out
 
@@ -571,7 +602,8 @@ class Search:
         """Every non-dominated turn from a turn start: (move code, squid cost, next turn start),
         best guess first. A move code is ``kind * 4 + place``. ``prune=False`` keeps the
         other takes when one dominates (a fair player cannot always see which)."""
-        i, ci, bi, xm, dn, dm, tops, rem, _key = node
+        i, ci, bi, xm, dn, dm = node.i, node.ci, node.bi, node.xm, node.dn, node.dm
+        tops, rem = node.tops, node.rem
         sea = self.sea
         nsea = len(sea)
         # the moves, and per move ``(order score << _MOVE_BITS | code) << _KID_BITS | its
@@ -693,7 +725,7 @@ class Search:
     def bound_of(self, node: Node) -> int:
         """The best lower bound known for ``node`` (the table's, or the relaxation's,
         which is then remembered)."""
-        key = node[8]
+        key = node.key
         entry = self.table.get(key)
         if entry is not None:
             return entry >> _MOVE_BITS
@@ -704,9 +736,9 @@ class Search:
     def search(self, node: Node, beta: int) -> int:
         """The fewest squid points from ``node`` if fewer than ``beta``; else a lower bound
         that is at least ``beta`` (fail-soft). Exact values are kept with their best move."""
-        if not node[7]:
+        if not node.rem:
             return 0
-        key = node[8]
+        key = node.key
         table = self.table
         entry = table.get(key)
         if entry is None:
@@ -760,7 +792,7 @@ class Search:
 
     def quick_bound(self, node: Node) -> int:
         """A lower bound without searching (the table's, or the relaxation)."""
-        if not node[7]:
+        if not node.rem:
             return 0
         return self.bound_of(node)
 
@@ -776,16 +808,16 @@ class Search:
         while layer:
             found: dict[Key, tuple[int, int, int, tuple[int, ...], Node]] = {}
             for g, line, node in layer:
-                if not node[7]:
+                if not node.rem:
                     if g < best:
                         best, best_line = g, line
                     continue
                 for code, cost, child in self.moves(node):
                     g2 = g + cost
-                    f = g2 + (self.bound_of(child) if child[7] else 0)
+                    f = g2 + (self.bound_of(child) if child.rem else 0)
                     if f >= best:
                         continue
-                    key = child[8]
+                    key = child.key
                     old = found.get(key)
                     if old is None or old[0] > f:
                         count += 1
@@ -799,12 +831,12 @@ class Search:
     def line(self, node: Node) -> list[int]:
         """The best moves from ``node`` as stored in the table (after a successful search)."""
         out = []
-        while node[7]:
+        while node.rem:
             nxt = self.moves(node)
             if len(nxt) == 1:
                 code, _cost, node = nxt[0]
             else:
-                code = (self.table[node[8]] & _MOVE_MASK) - 1
+                code = (self.table[node.key] & _MOVE_MASK) - 1
                 node = next(child for c, _cost, child in nxt if c == code)
             out.append(code)
         return out
@@ -863,7 +895,8 @@ def root_moves(
     (the rest of a PLACE state's turn), as K_PLACE moves."""
     if placing < 0:
         return search.moves(node, prune)
-    i, ci, bi, xm, dn, dm, tops, rem, _key = node
+    i, ci, bi, xm, dn, dm = node.i, node.ci, node.bi, node.xm, node.dn, node.dm
+    tops, rem = node.tops, node.rem
     out = []
     for p, cost, t2, r2, score in search._places(placing, tops, rem):
         out.append((score, K_PLACE * 4 + p, cost, search.canon(i, ci, bi, xm, dn, dm, t2, r2)))
