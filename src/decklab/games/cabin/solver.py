@@ -139,60 +139,72 @@ class Solution:
 _RANK_POINTS: Final = [2] + [2] + [1] * 9 + [2, 2, 2, 2]
 """Squid points by rank 0..14 (an ace is 1 or 14), C5."""
 
-_PILE_MEMO: Final[dict[tuple[tuple[int, ...], tuple[int, ...]], int]] = {}
-_SEA_MEMO: Final[
-    dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]], int]
-] = {}
+_PILE_MEMO: Final[dict[tuple[int, int], int]] = {}
+_SEA_MEMO: Final[dict[tuple[int, int, int, int], int]] = {}
 _MEMO_CAP: Final = 400_000
 """The relaxation memos are shared by every deal (the same small sequences recur); past
 this many entries they are cleared so that memory stays bounded."""
 
+# The relaxed games work on ints, not tuples (the memo keys are then tuples of ints, cheap
+# to hash and compare, and a move is a few arithmetic steps, not a list rebuilt and sorted):
+# * a sequence of ranks is base-16 digits, its first rank the lowest digit (ranks are
+#   never 0, so 0 is the empty sequence);
+# * a multiset of stack tops is a count per top: ranks 1..13 a four-bit count at bits
+#   4r..4r+3 (at most 9 stacks share one: the suit's own 8 and the card built), fresh
+#   stacks (top 0) a five-bit count from bit 56 (up to 8 new ones besides the suit's own
+#   8). A top of 14 (an ace closing a stack high) takes nothing more and is left out.
+_FRESH: Final = 1 << 56
+"""One fresh stack (top 0) in a packed multiset of tops."""
 
-def _place(x: int, tops: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """The stack tops after card rank ``x`` goes up a stack: on the tightest one (the
-    highest top below it), and for an ace also low on a fresh stack."""
+
+def _pack_tops(tops: list[int] | tuple[int, ...]) -> int:
+    """The packed multiset of the stack tops ``tops`` (ranks 0..14)."""
+    packed = 0
+    for t in tops:
+        if t == 0:
+            packed += _FRESH
+        elif t < 14:
+            packed += 1 << 4 * t
+    return packed
+
+
+def _place(x: int, tops: int) -> list[int]:
+    """The stack tops (packed) after card rank ``x`` goes up a stack: on the tightest one
+    (the highest top below it; an ace then closes it at 14), and for an ace also low on a
+    fresh stack."""
     out = []
-    if x == 1:
-        best = -1
-        for t in tops:
-            if best < t < 14:
-                best = t
-        if best >= 0:
-            lst = list(tops)
-            lst.remove(best)
-            lst.append(14)
-            lst.sort()
-            out.append(tuple(lst))
-        if tops and tops[0] == 0:
-            lst = [1, *tops[1:]]
-            lst.sort()
-            out.append(tuple(lst))
+    below = tops & ((1 << 4 * (14 if x == 1 else x)) - 1)  # tops 1 .. x - 1 (bits 0-3 unused)
+    if below:
+        after = tops - (1 << 4 * ((below.bit_length() - 1) >> 2))
+    elif tops >= _FRESH:
+        after = tops - _FRESH
     else:
-        best = -1
-        for t in tops:
-            if best < t < x:
-                best = t
-        if best >= 0:
-            lst = list(tops)
-            lst.remove(best)
-            lst.append(x)
-            lst.sort()
-            out.append(tuple(lst))
+        after = -1
+    if after >= 0:
+        out.append(after if x == 1 else after + (1 << 4 * x))
+    if x == 1 and tops >= _FRESH:
+        out.append(tops - _FRESH + (1 << 4))
     return out
 
 
-def pile_loss(seq: tuple[int, ...], tops: tuple[int, ...]) -> int:
+def _digits(seq: int) -> int:
+    """How many ranks a packed sequence holds."""
+    return (seq.bit_length() + 3) >> 2
+
+
+def pile_loss(seq: int, tops: int) -> int:
     """Fewest points lost when the ranks ``seq`` come in this order onto stacks with
-    ``tops`` (sorted), each either built on the tightest stack or lost."""
+    ``tops``, each either built on the tightest stack or lost (both packed, see above)."""
     if not seq:
         return 0
     key = (seq, tops)
     got = _PILE_MEMO.get(key)
     if got is not None:
         return got
-    rest = seq[1:]
-    best = _RANK_POINTS[seq[0]] + pile_loss(rest, tops)
-    for after in _place(seq[0], tops):
+    x = seq & 15
+    rest = seq >> 4
+    best = _RANK_POINTS[x] + pile_loss(rest, tops)
+    for after in _place(x, tops):
         if best == 0:
             break
         v = pile_loss(rest, after)
@@ -202,21 +214,20 @@ def pile_loss(seq: tuple[int, ...], tops: tuple[int, ...]) -> int:
     return best
 
 
-def sea_loss(
-    sea: tuple[int, ...], later: tuple[int, ...], deep: tuple[int, ...], tops: tuple[int, ...]
-) -> int:
+def sea_loss(sea: int, later: int, deep: int, tops: int) -> int:
     """Fewest points lost from the sea's and the deep sea's cards of one suit: each sea
     card is built as it comes or anchored; anchored ones come back, last first, before
-    the deep sea's own cards (``later`` holds those anchored so far, last first)."""
+    the deep sea's own cards (``later`` holds those anchored so far, last first; all
+    packed, see above)."""
     if not sea:
-        return pile_loss(later + deep, tops)
+        return pile_loss(later | deep << 4 * _digits(later), tops)
     key = (sea, later, deep, tops)
     got = _SEA_MEMO.get(key)
     if got is not None:
         return got
-    x = sea[0]
-    rest = sea[1:]
-    best = sea_loss(rest, (x, *later), deep, tops)
+    x = sea & 15
+    rest = sea >> 4
+    best = sea_loss(rest, later << 4 | x, deep, tops)
     if best:
         for after in _place(x, tops):
             v = sea_loss(rest, later, deep, after)
@@ -228,12 +239,15 @@ def sea_loss(
     return best
 
 
-def _by_suit(pile: tuple[int, ...] | list[int]) -> tuple[tuple[int, ...], ...]:
-    """A pile's ranks split by suit, in the pile's order (an ace as 1)."""
-    out: list[list[int]] = [[], [], [], []]
+def _by_suit(pile: tuple[int, ...] | list[int]) -> list[int]:
+    """A pile's ranks split by suit, in the pile's order (an ace as 1), packed (see above)."""
+    out = [0, 0, 0, 0]
+    width = [0, 0, 0, 0]
     for c in pile:
-        out[c >> 4].append(c & 15)
-    return tuple(tuple(x) for x in out)
+        s = c >> 4
+        out[s] |= (c & 15) << width[s]
+        width[s] += 4
+    return out
 
 
 class Node:
@@ -317,6 +331,8 @@ class Search:
         packed as ``value << _MOVE_BITS | (code + 1)`` (see :func:`_entry`)."""
         if max(len(sea), len(cabin), len(beach), len(deep)) >= 1 << _INDEX_BITS:
             raise ValueError("a pile is too long for the solver's packed keys")
+        if max_stacks > 8:
+            raise ValueError("more than 8 stacks do not fit the relaxation's packed stack tops")
         self._set_count = 2 if beach_dump else 1
         """How many sets of sea positions a key holds: the dumped one only with beach_dump."""
         self._tops_ids: dict[int, int] = {}
@@ -324,8 +340,8 @@ class Search:
         self.nodes = 0
         self.limit = node_limit if node_limit is not None else _INF * _INF
         # one suit's cards of a pile, as a small int (cheap to hash) standing for the ranks
-        self._seqs: list[tuple[int, ...]] = []
-        self._seq_ids: dict[tuple[int, ...], int] = {}
+        self._seqs: list[int] = []
+        self._seq_ids: dict[int, int] = {}
         # filled on demand: a sampled deal in the expert may need only a few of them
         self._cabin_ids: list[tuple[int, ...] | None] = [None] * (len(cabin) + 1)
         self._beach_ids: list[tuple[int, ...] | None] = [None] * (len(beach) + 1)
@@ -470,7 +486,7 @@ class Search:
                 seqs = self._seqs
                 cabin, beach, sea, deep = self._combo_seqs[combo]
                 row = rows[mine] = self._row(
-                    seqs[cabin], seqs[beach], seqs[sea], seqs[deep], tuple(base[::-1])
+                    seqs[cabin], seqs[beach], seqs[sea], seqs[deep], _pack_tops(base)
                 )
             if len(row) == 1:  # no loss even without a new stack
                 continue
@@ -542,23 +558,30 @@ class Search:
 
     def _row(
         self,
-        cabin: tuple[int, ...],
-        beach: tuple[int, ...],
-        sea: tuple[int, ...],
-        deep: tuple[int, ...],
-        base: tuple[int, ...],
+        cabin: int,
+        beach: int,
+        sea: int,
+        deep: int,
+        base: int,
     ) -> list[int]:
-        """One suit's relaxed loss with 0, 1, 2, … new stacks of it, up to the first 0."""
+        """One suit's relaxed loss with 0, 1, 2, … new stacks of it, up to the first 0
+        (sequences and the suit's stack tops packed, see the relaxation above)."""
         row = []
         for k in range(self.max_stacks + 1):
-            stacks = (0,) * k + base
+            stacks = base + k * _FRESH
             if self.beach_dump:
                 # a dumped card may come back at almost any time: count only the
                 # sea cards that fit on no stack at all
-                v = sum(_RANK_POINTS[x] for x in sea if not _place(x, stacks))
+                v = 0
+                rest = sea
+                while rest:
+                    x = rest & 15
+                    if not _place(x, stacks):
+                        v += _RANK_POINTS[x]
+                    rest >>= 4
                 v += pile_loss(deep, stacks)
             else:
-                v = sea_loss(sea, (), deep, stacks)
+                v = sea_loss(sea, 0, deep, stacks)
             v += pile_loss(cabin, stacks) + pile_loss(beach, stacks)
             row.append(v)
             if not v:
