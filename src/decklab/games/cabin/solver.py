@@ -252,13 +252,14 @@ def _by_suit(pile: tuple[int, ...] | list[int]) -> list[int]:
 
 class Node:
     """A turn start: sea index, cabin index, beach index, dumped-cards set, base deep count,
-    anchored set, canonical stack tops (sorted), remaining cards, and the node's table key.
+    anchored set, canonical stack tops (sorted), remaining cards, the node's table key, and
+    its tops' id.
 
     A class, not a tuple: compiled (mypyc), its fields are native words inside one object,
     where a tuple boxes every int each time a node goes into a list of moves and unboxes
     them all again when it comes out (a large share of the compiled search's time)."""
 
-    __slots__ = ("bi", "ci", "dm", "dn", "i", "key", "rem", "tops", "xm")
+    __slots__ = ("bi", "ci", "dm", "dn", "i", "key", "rem", "tid", "tops", "xm")
 
     def __init__(
         self,
@@ -271,6 +272,7 @@ class Node:
         tops: tuple[int, ...],
         rem: int,
         key: int,
+        tid: int,
     ) -> None:
         self.i = i
         self.ci = ci
@@ -281,6 +283,8 @@ class Node:
         self.tops = tops
         self.rem = rem
         self.key = key
+        self.tid = tid
+        """The tops' index among the search's distinct canonical tops (see Search.canon)."""
 
 
 Key = int
@@ -337,6 +341,7 @@ class Search:
         """How many sets of sea positions a key holds: the dumped one only with beach_dump."""
         self._tops_ids: dict[int, int] = {}
         self._tops: list[tuple[int, ...]] = []
+        self._mines: list[list[int]] = []
         self.nodes = 0
         self.limit = node_limit if node_limit is not None else _INF * _INF
         # one suit's cards of a pile, as a small int (cheap to hash) standing for the ranks
@@ -392,17 +397,29 @@ class Search:
     ) -> Node:
         """The position with its stack tops in canonical form (see the module docstring)."""
         out: list[int] = []
+        # a live top's canonical form stays in its suit's range of keys and never passes
+        # another top of its suit, so sorted tops (a child's, but for a new stack at the
+        # end or a stack that died) stay sorted: the sort is skipped then
+        ordered = True
+        last = _DEAD
         for k in tops:
             if k < 0:
                 out.append(_DEAD)
+                ordered = ordered and last == _DEAD
                 continue
             m = rem & _SUIT_BITS[k >> 4]
             if not m >> k:  # no remaining card above k (bits from k up: keys above k)
                 out.append(_DEAD)
+                ordered = ordered and last == _DEAD
                 continue
             below = m & ((1 << k) - 1)  # keys at most k; the highest one's bit is its key - 1
-            out.append(below.bit_length() if below else k & ~15)
-        out.sort()
+            v = below.bit_length() if below else k & ~15
+            if v < last:
+                ordered = False
+            last = v
+            out.append(v)
+        if not ordered:
+            out.sort()
         # the tops (sorted, so a sequence of nonzero digits) as one int, at most 56 bits, and
         # that as a small id: the key is then the id above the piles' fields, which fits the
         # 62 bits of an unboxed int compiled unless the ids or the sea run long (a longer
@@ -414,6 +431,12 @@ class Search:
         if tid is None:
             tid = self._tops_ids[packed] = len(self._tops)
             self._tops.append(tuple(out))
+            # per suit, its stack tops as base-16 digits (rank + 1), for lower_bound
+            mines = [0, 0, 0, 0]
+            for k in out:
+                if k >= 0:  # (a dead stack, -1, belongs to no suit)
+                    mines[k >> 4] = mines[k >> 4] << 4 | ((k & 15) + 1)
+            self._mines.append(mines)
         # the piles' fields take _LOW_BITS + i bits (+ i more for the dumped set): a
         # width the low bits tell, so the key stands for one position only
         width = _LOW_BITS + i * self._set_count
@@ -422,7 +445,7 @@ class Search:
         # values: folding the higher fields onto them (``k ^ k >> b`` is one-to-one)
         # spreads the keys, and spares the table long chains of probes
         key ^= key >> _LOW_BITS
-        return Node(i, ci, bi, xm, dn, dm, self._tops[tid], rem, key)
+        return Node(i, ci, bi, xm, dn, dm, self._tops[tid], rem, key, tid)
 
     def _pop_order(self, mask: int) -> list[int]:
         """The sea cards of a bit set of sea positions, last pushed (first to come off) first."""
@@ -459,18 +482,14 @@ class Search:
         if combos is None:
             combos = self._pile_combos[pile] = self._combos_of(i, ci, bi, xm, dn, dm)
         free = self.max_stacks - len(tops)
+        mines = self._mines[node.tid]
         combo_rows = self._combo_rows
         total = 0
         need = []
         for s in range(4):
             if not rem & _SUIT_BITS[s]:
                 continue
-            # the suit's stack tops, as base-16 digits (rank + 1); a plain loop, not a list
-            # of the four suits' codes: compiled, each update of one would box an int
-            mine = 0
-            for k in tops:
-                if k >> 4 == s:  # (a dead stack, -1, belongs to no suit)
-                    mine = mine << 4 | ((k & 15) + 1)
+            mine = mines[s]
             # the suit's rows by its pile sequences (a list index), then by its stack tops:
             # a small int key, which hashes and compares without boxing (a tuple key of
             # five ints was one of the search's largest costs)
