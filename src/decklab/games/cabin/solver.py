@@ -518,19 +518,19 @@ class Search:
         if len(need) == 1:
             row = need[0]
             return total + row[free if free < len(row) else -1]
-        # share the free slots: by slots used, the fewest points lost so far
+        # share the free slots: by slots used, the fewest points lost so far; one list
+        # updated in place, most slots used first (each entry then reads only entries of
+        # the rows before), not a new list per row
         best = [0] + [_INF] * free
         for row in need:
-            nxt = [_INF] * (free + 1)
-            for used, have in enumerate(best):
-                if have >= _INF:
-                    continue
-                for k, v in enumerate(row):
-                    if used + k > free:
-                        break
-                    if have + v < nxt[used + k]:
-                        nxt[used + k] = have + v
-            best = nxt
+            width = len(row)
+            for used in range(free, -1, -1):
+                low = _INF
+                for k in range(used + 1 if used < width else width):
+                    have = best[used - k]
+                    if have < _INF and have + row[k] < low:
+                        low = have + row[k]
+                best[used] = low
         least = _INF  # (a loop, not min(): compiled, that is a generic call)
         for v in best:
             if v < least:
