@@ -630,7 +630,10 @@ class Search:
         if bi >= 0:
             # cards of the suit strictly between the top and c become unbuildable there
             gap = _cost(rem & ((bit - 1) & ~((1 << best) - 1)), h >> 4)
-            out.append((P_TIGHT, 0, (*tops[:bi], h, *tops[bi + 1 :]), rem2, gap * 2))
+            # (a copy with one item set: compiled, two slices joined cost twice as much)
+            lst = list(tops)
+            lst[bi] = h
+            out.append((P_TIGHT, 0, tuple(lst), rem2, gap * 2))
         if len(tops) < self.max_stacks:
             start = c if h & 15 != 14 else low | 1
             # a new stack accepts what lies above c; what lies below needs another
