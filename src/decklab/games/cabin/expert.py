@@ -127,7 +127,7 @@ class Sampler:
 def _evaluate(search: Search, child: Node, budget: int) -> int:
     """A lower bound on the child's best score, raised by up to ``budget`` nodes of search
     (exact when the search finishes)."""
-    if not child[7]:
+    if not child.rem:
         return 0
     low = search.quick_bound(child)
     search.limit = search.nodes + budget

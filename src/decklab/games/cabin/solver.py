@@ -74,8 +74,6 @@ from decklab.games.cabin.state import (
 # would otherwise sit at bit 62, beyond the 62 bits an unboxed int holds compiled
 # (mypyc), and every set holding it would be a heap-allocated big integer.
 _SUIT_BITS: Final = [sum(1 << ((s << 4 | r) - 1) for r in range(2, 15)) for s in range(4)]
-_DOUBLE_BITS: Final = sum(1 << ((s << 4 | r) - 1) for s in range(4) for r in (11, 12, 13, 14))
-"""Bits of the cards worth 2 squid points (face cards and aces, C5)."""
 _DEAD: Final = -1
 """Canonical key of a stack that accepts no remaining card (its suit no longer matters)."""
 
@@ -97,9 +95,14 @@ P_NONE: Final = 3
 _INF: Final = 1 << 20
 
 
-def _cost(mask: int) -> int:
-    """Squid points of the cards in a bit set."""
-    return mask.bit_count() + (mask & _DOUBLE_BITS).bit_count()
+_SUIT_COST: Final = [sum(1 + (r >= 9) for r in range(13) if m >> r & 1) for m in range(1 << 13)]
+"""Squid points of a set of one suit's cards, by its 13 bits (two at bit 0, ace at bit 12)."""
+
+
+def _cost(mask: int, suit: int) -> int:
+    """Squid points of the cards in a bit set of ``suit``'s cards only. A table, not
+    ``int.bit_count()``: compiled, that is a generic method call on a boxed int."""
+    return _SUIT_COST[(mask >> (suit << 4 | 1)) & 0x1FFF]
 
 
 class SearchLimit(Exception):
@@ -136,60 +139,72 @@ class Solution:
 _RANK_POINTS: Final = [2] + [2] + [1] * 9 + [2, 2, 2, 2]
 """Squid points by rank 0..14 (an ace is 1 or 14), C5."""
 
-_PILE_MEMO: Final[dict[tuple[tuple[int, ...], tuple[int, ...]], int]] = {}
-_SEA_MEMO: Final[
-    dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]], int]
-] = {}
+_PILE_MEMO: Final[dict[tuple[int, int], int]] = {}
+_SEA_MEMO: Final[dict[tuple[int, int, int, int], int]] = {}
 _MEMO_CAP: Final = 400_000
 """The relaxation memos are shared by every deal (the same small sequences recur); past
 this many entries they are cleared so that memory stays bounded."""
 
+# The relaxed games work on ints, not tuples (the memo keys are then tuples of ints, cheap
+# to hash and compare, and a move is a few arithmetic steps, not a list rebuilt and sorted):
+# * a sequence of ranks is base-16 digits, its first rank the lowest digit (ranks are
+#   never 0, so 0 is the empty sequence);
+# * a multiset of stack tops is a count per top: ranks 1..13 a four-bit count at bits
+#   4r..4r+3 (at most 9 stacks share one: the suit's own 8 and the card built), fresh
+#   stacks (top 0) a five-bit count from bit 56 (up to 8 new ones besides the suit's own
+#   8). A top of 14 (an ace closing a stack high) takes nothing more and is left out.
+_FRESH: Final = 1 << 56
+"""One fresh stack (top 0) in a packed multiset of tops."""
 
-def _place(x: int, tops: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """The stack tops after card rank ``x`` goes up a stack: on the tightest one (the
-    highest top below it), and for an ace also low on a fresh stack."""
+
+def _pack_tops(tops: list[int] | tuple[int, ...]) -> int:
+    """The packed multiset of the stack tops ``tops`` (ranks 0..14)."""
+    packed = 0
+    for t in tops:
+        if t == 0:
+            packed += _FRESH
+        elif t < 14:
+            packed += 1 << 4 * t
+    return packed
+
+
+def _place(x: int, tops: int) -> list[int]:
+    """The stack tops (packed) after card rank ``x`` goes up a stack: on the tightest one
+    (the highest top below it; an ace then closes it at 14), and for an ace also low on a
+    fresh stack."""
     out = []
-    if x == 1:
-        best = -1
-        for t in tops:
-            if best < t < 14:
-                best = t
-        if best >= 0:
-            lst = list(tops)
-            lst.remove(best)
-            lst.append(14)
-            lst.sort()
-            out.append(tuple(lst))
-        if tops and tops[0] == 0:
-            lst = [1, *tops[1:]]
-            lst.sort()
-            out.append(tuple(lst))
+    below = tops & ((1 << 4 * (14 if x == 1 else x)) - 1)  # tops 1 .. x - 1 (bits 0-3 unused)
+    if below:
+        after = tops - (1 << 4 * ((below.bit_length() - 1) >> 2))
+    elif tops >= _FRESH:
+        after = tops - _FRESH
     else:
-        best = -1
-        for t in tops:
-            if best < t < x:
-                best = t
-        if best >= 0:
-            lst = list(tops)
-            lst.remove(best)
-            lst.append(x)
-            lst.sort()
-            out.append(tuple(lst))
+        after = -1
+    if after >= 0:
+        out.append(after if x == 1 else after + (1 << 4 * x))
+    if x == 1 and tops >= _FRESH:
+        out.append(tops - _FRESH + (1 << 4))
     return out
 
 
-def pile_loss(seq: tuple[int, ...], tops: tuple[int, ...]) -> int:
+def _digits(seq: int) -> int:
+    """How many ranks a packed sequence holds."""
+    return (seq.bit_length() + 3) >> 2
+
+
+def pile_loss(seq: int, tops: int) -> int:
     """Fewest points lost when the ranks ``seq`` come in this order onto stacks with
-    ``tops`` (sorted), each either built on the tightest stack or lost."""
+    ``tops``, each either built on the tightest stack or lost (both packed, see above)."""
     if not seq:
         return 0
     key = (seq, tops)
     got = _PILE_MEMO.get(key)
     if got is not None:
         return got
-    rest = seq[1:]
-    best = _RANK_POINTS[seq[0]] + pile_loss(rest, tops)
-    for after in _place(seq[0], tops):
+    x = seq & 15
+    rest = seq >> 4
+    best = _RANK_POINTS[x] + pile_loss(rest, tops)
+    for after in _place(x, tops):
         if best == 0:
             break
         v = pile_loss(rest, after)
@@ -199,21 +214,20 @@ def pile_loss(seq: tuple[int, ...], tops: tuple[int, ...]) -> int:
     return best
 
 
-def sea_loss(
-    sea: tuple[int, ...], later: tuple[int, ...], deep: tuple[int, ...], tops: tuple[int, ...]
-) -> int:
+def sea_loss(sea: int, later: int, deep: int, tops: int) -> int:
     """Fewest points lost from the sea's and the deep sea's cards of one suit: each sea
     card is built as it comes or anchored; anchored ones come back, last first, before
-    the deep sea's own cards (``later`` holds those anchored so far, last first)."""
+    the deep sea's own cards (``later`` holds those anchored so far, last first; all
+    packed, see above)."""
     if not sea:
-        return pile_loss(later + deep, tops)
+        return pile_loss(later | deep << 4 * _digits(later), tops)
     key = (sea, later, deep, tops)
     got = _SEA_MEMO.get(key)
     if got is not None:
         return got
-    x = sea[0]
-    rest = sea[1:]
-    best = sea_loss(rest, (x, *later), deep, tops)
+    x = sea & 15
+    rest = sea >> 4
+    best = sea_loss(rest, later << 4 | x, deep, tops)
     if best:
         for after in _place(x, tops):
             v = sea_loss(rest, later, deep, after)
@@ -225,17 +239,54 @@ def sea_loss(
     return best
 
 
-def _by_suit(pile: tuple[int, ...] | list[int]) -> tuple[tuple[int, ...], ...]:
-    """A pile's ranks split by suit, in the pile's order (an ace as 1)."""
-    out: list[list[int]] = [[], [], [], []]
+def _by_suit(pile: tuple[int, ...] | list[int]) -> list[int]:
+    """A pile's ranks split by suit, in the pile's order (an ace as 1), packed (see above)."""
+    out = [0, 0, 0, 0]
+    width = [0, 0, 0, 0]
     for c in pile:
-        out[c >> 4].append(c & 15)
-    return tuple(tuple(x) for x in out)
+        s = c >> 4
+        out[s] |= (c & 15) << width[s]
+        width[s] += 4
+    return out
 
 
-Node = tuple[int, int, int, int, int, int, tuple[int, ...], int, int]
-"""A turn start: sea index, cabin index, beach index, dumped-cards set, base deep count,
-anchored set, canonical stack tops (sorted), remaining cards, and the node's table key."""
+class Node:
+    """A turn start: sea index, cabin index, beach index, dumped-cards set, base deep count,
+    anchored set, canonical stack tops (sorted), remaining cards, the node's table key, and
+    its tops' id.
+
+    A class, not a tuple: compiled (mypyc), its fields are native words inside one object,
+    where a tuple boxes every int each time a node goes into a list of moves and unboxes
+    them all again when it comes out (a large share of the compiled search's time)."""
+
+    __slots__ = ("bi", "ci", "dm", "dn", "i", "key", "rem", "tid", "tops", "xm")
+
+    def __init__(
+        self,
+        i: int,
+        ci: int,
+        bi: int,
+        xm: int,
+        dn: int,
+        dm: int,
+        tops: tuple[int, ...],
+        rem: int,
+        key: int,
+        tid: int,
+    ) -> None:
+        self.i = i
+        self.ci = ci
+        self.bi = bi
+        self.xm = xm
+        self.dn = dn
+        self.dm = dm
+        self.tops = tops
+        self.rem = rem
+        self.key = key
+        self.tid = tid
+        """The tops' index among the search's distinct canonical tops (see Search.canon)."""
+
+
 Key = int
 """A node without its remaining cards (which the rest determines), packed into one int by
 :meth:`Search.canon`: the table's key. An int hashes and compares far faster than the
@@ -249,6 +300,9 @@ _TOP_BITS: Final = 7
 _MOVE_BITS: Final = 6
 """A table entry is ``value << _MOVE_BITS | (move code + 1)``: move codes are below 63."""
 _MOVE_MASK: Final = (1 << _MOVE_BITS) - 1
+_KID_BITS: Final = 4
+"""Bits of a move's index among a node's moves when they are ranked: there are at most 8."""
+_KID_MASK: Final = (1 << _KID_BITS) - 1
 
 
 class Search:
@@ -281,18 +335,30 @@ class Search:
         packed as ``value << _MOVE_BITS | (code + 1)`` (see :func:`_entry`)."""
         if max(len(sea), len(cabin), len(beach), len(deep)) >= 1 << _INDEX_BITS:
             raise ValueError("a pile is too long for the solver's packed keys")
-        self._sea_bits = len(sea)
+        if max_stacks > 8:
+            raise ValueError("more than 8 stacks do not fit the relaxation's packed stack tops")
+        self._set_count = 2 if beach_dump else 1
+        """How many sets of sea positions a key holds: the dumped one only with beach_dump."""
+        self._tops_ids: dict[int, int] = {}
+        self._tops: list[tuple[int, ...]] = []
+        self._mines: list[list[int]] = []
         self.nodes = 0
         self.limit = node_limit if node_limit is not None else _INF * _INF
         # one suit's cards of a pile, as a small int (cheap to hash) standing for the ranks
-        self._seqs: list[tuple[int, ...]] = []
-        self._seq_ids: dict[tuple[int, ...], int] = {}
+        self._seqs: list[int] = []
+        self._seq_ids: dict[int, int] = {}
         # filled on demand: a sampled deal in the expert may need only a few of them
         self._cabin_ids: list[tuple[int, ...] | None] = [None] * (len(cabin) + 1)
         self._beach_ids: list[tuple[int, ...] | None] = [None] * (len(beach) + 1)
         self._sea_ids: list[tuple[int, ...] | None] = [None] * (len(sea) + 1)
         self._deep_ids: dict[int, tuple[int, ...]] = {}
-        self._rows: dict[tuple[int, int, int, int, int], list[int]] = {}
+        # a pile state's four suit combinations (ids into _combo_seqs: one suit's sequences
+        # in the four piles), and per combination its rows by the suit's stack tops (see
+        # lower_bound)
+        self._pile_combos: dict[int, list[int]] = {}
+        self._combo_ids: dict[tuple[int, int, int, int], int] = {}
+        self._combo_seqs: list[tuple[int, int, int, int]] = []
+        self._combo_rows: list[dict[int, list[int]]] = []
         if len(_PILE_MEMO) > _MEMO_CAP:
             _PILE_MEMO.clear()
         if len(_SEA_MEMO) > _MEMO_CAP:
@@ -331,25 +397,55 @@ class Search:
     ) -> Node:
         """The position with its stack tops in canonical form (see the module docstring)."""
         out: list[int] = []
+        # a live top's canonical form stays in its suit's range of keys and never passes
+        # another top of its suit, so sorted tops (a child's, but for a new stack at the
+        # end or a stack that died) stay sorted: the sort is skipped then
+        ordered = True
+        last = _DEAD
         for k in tops:
             if k < 0:
                 out.append(_DEAD)
+                ordered = ordered and last == _DEAD
                 continue
             m = rem & _SUIT_BITS[k >> 4]
             if not m >> k:  # no remaining card above k (bits from k up: keys above k)
                 out.append(_DEAD)
+                ordered = ordered and last == _DEAD
                 continue
             below = m & ((1 << k) - 1)  # keys at most k; the highest one's bit is its key - 1
-            out.append(below.bit_length() if below else k & ~15)
-        out.sort()
-        # the key: the tops (sorted, so a sequence of nonzero digits) above the two sets of
-        # sea positions above the four indices; every field but the first has a fixed width
+            v = below.bit_length() if below else k & ~15
+            if v < last:
+                ordered = False
+            last = v
+            out.append(v)
+        if not ordered:
+            out.sort()
+        # the tops (sorted, so a sequence of nonzero digits) as one int, at most 56 bits, and
+        # that as a small id: the key is then the id above the piles' fields, which fits the
+        # 62 bits of an unboxed int compiled unless the ids or the sea run long (a longer
+        # key is a heap integer: slower, never wrong); the tops' tuple is shared too
         packed = 0
         for k in out:
             packed = packed << _TOP_BITS | (k + 2)
-        n = self._sea_bits
-        key = ((packed << n | xm) << n | dm) << _LOW_BITS | (i << 18 | ci << 12 | bi << 6 | dn)
-        return (i, ci, bi, xm, dn, dm, tuple(out), rem, key)
+        tid = self._tops_ids.get(packed)
+        if tid is None:
+            tid = self._tops_ids[packed] = len(self._tops)
+            self._tops.append(tuple(out))
+            # per suit, its stack tops as base-16 digits (rank + 1), for lower_bound
+            mines = [0, 0, 0, 0]
+            for k in out:
+                if k >= 0:  # (a dead stack, -1, belongs to no suit)
+                    mines[k >> 4] = mines[k >> 4] << 4 | ((k & 15) + 1)
+            self._mines.append(mines)
+        # the piles' fields take _LOW_BITS + i bits (+ i more for the dumped set): a
+        # width the low bits tell, so the key stands for one position only
+        width = _LOW_BITS + i * self._set_count
+        key = tid << width | self._pile_key(i, ci, bi, xm, dn, dm)
+        # a dict finds an int key by its low bits, here the four indices, which take few
+        # values: folding the higher fields onto them (``k ^ k >> b`` is one-to-one)
+        # spreads the keys, and spares the table long chains of probes
+        key ^= key >> _LOW_BITS
+        return Node(i, ci, bi, xm, dn, dm, self._tops[tid], rem, key, tid)
 
     def _pop_order(self, mask: int) -> list[int]:
         """The sea cards of a bit set of sea positions, last pushed (first to come off) first."""
@@ -374,9 +470,80 @@ class Search:
     def lower_bound(self, node: Node) -> int:
         """Squid points no play can save from ``node``: the per-suit, per-pile relaxation
         (see above) with the free slots shared out among the suits as well as can be."""
-        i, ci, bi, xm, dn, dm, tops, rem, _key = node
+        i, ci, bi, xm, dn, dm = node.i, node.ci, node.bi, node.xm, node.dn, node.dm
+        tops, rem = node.tops, node.rem
         if not rem:
             return 0
+        # the piles' four suit sequences, as one id per suit, are the same for every node
+        # of a pile state (most nodes differ from another only in their stacks)
+        pile = self._pile_key(i, ci, bi, xm, dn, dm)
+        pile ^= pile >> _LOW_BITS  # (spread, as in canon)
+        combos = self._pile_combos.get(pile)
+        if combos is None:
+            combos = self._pile_combos[pile] = self._combos_of(i, ci, bi, xm, dn, dm)
+        free = self.max_stacks - len(tops)
+        mines = self._mines[node.tid]
+        combo_rows = self._combo_rows
+        total = 0
+        need = []
+        for s in range(4):
+            if not rem & _SUIT_BITS[s]:
+                continue
+            mine = mines[s]
+            # the suit's rows by its pile sequences (a list index), then by its stack tops:
+            # a small int key, which hashes and compares without boxing (a tuple key of
+            # five ints was one of the search's largest costs)
+            combo = combos[s]
+            rows = combo_rows[combo]
+            row = rows.get(mine)
+            if row is None:
+                code = mine
+                base = []
+                while code:
+                    base.append((code & 15) - 1)
+                    code >>= 4
+                seqs = self._seqs
+                cabin, beach, sea, deep = self._combo_seqs[combo]
+                row = rows[mine] = self._row(
+                    seqs[cabin], seqs[beach], seqs[sea], seqs[deep], _pack_tops(base)
+                )
+            if len(row) == 1:  # no loss even without a new stack
+                continue
+            if not free:
+                total += row[0]
+            else:
+                need.append(row)
+        if not need:
+            return total
+        if len(need) == 1:
+            row = need[0]
+            return total + row[free if free < len(row) else -1]
+        # share the free slots: by slots used, the fewest points lost so far; one list
+        # updated in place, most slots used first (each entry then reads only entries of
+        # the rows before), not a new list per row
+        best = [0] + [_INF] * free
+        for row in need:
+            width = len(row)
+            for used in range(free, -1, -1):
+                low = _INF
+                for k in range(used + 1 if used < width else width):
+                    have = best[used - k]
+                    if have < _INF and have + row[k] < low:
+                        low = have + row[k]
+                best[used] = low
+        least = _INF  # (a loop, not min(): compiled, that is a generic call)
+        for v in best:
+            if v < least:
+                least = v
+        return total + least
+
+    def _pile_key(self, i: int, ci: int, bi: int, xm: int, dn: int, dm: int) -> int:
+        """The piles of a position as one int: the four indices in the low bits, then the
+        anchored set in ``i`` bits (its positions are below ``i``), then the dumped set."""
+        return (xm << i | dm) << _LOW_BITS | (i << 18 | ci << 12 | bi << 6 | dn)
+
+    def _combos_of(self, i: int, ci: int, bi: int, xm: int, dn: int, dm: int) -> list[int]:
+        """Per suit, the id of the piles' four sequences of that suit (see :meth:`_ids`)."""
         deep_key = dm << _INDEX_BITS | dn
         deep = self._deep_ids.get(deep_key)
         if deep is None:
@@ -397,76 +564,43 @@ class Search:
         if got is None:
             got = self._sea_ids[i] = self._ids(self.sea[i:])
         sea = got
-        free = self.max_stacks - len(tops)
-        rows = self._rows
-        total = 0
-        need = []
+        out = []
         for s in range(4):
-            if not rem & _SUIT_BITS[s]:
-                continue
-            # the suit's stack tops, as base-16 digits (rank + 1); a plain loop, not a list
-            # of the four suits' codes: compiled, each update of one would box an int
-            mine = 0
-            for k in tops:
-                if k >> 4 == s:  # (a dead stack, -1, belongs to no suit)
-                    mine = mine << 4 | ((k & 15) + 1)
-            key = (cabin[s], beach[s], sea[s], deep[s], mine)
-            row = rows.get(key)
-            if row is None:
-                code = mine
-                base = []
-                while code:
-                    base.append((code & 15) - 1)
-                    code >>= 4
-                seqs = self._seqs
-                row = rows[key] = self._row(
-                    seqs[cabin[s]], seqs[beach[s]], seqs[sea[s]], seqs[deep[s]], tuple(base[::-1])
-                )
-            if len(row) == 1:  # no loss even without a new stack
-                continue
-            if not free:
-                total += row[0]
-            else:
-                need.append(row)
-        if not need:
-            return total
-        if len(need) == 1:
-            row = need[0]
-            return total + row[free if free < len(row) else -1]
-        # share the free slots: by slots used, the fewest points lost so far
-        best = [0] + [_INF] * free
-        for row in need:
-            nxt = [_INF] * (free + 1)
-            for used, have in enumerate(best):
-                if have >= _INF:
-                    continue
-                for k, v in enumerate(row):
-                    if used + k > free:
-                        break
-                    if have + v < nxt[used + k]:
-                        nxt[used + k] = have + v
-            best = nxt
-        return total + min(best)
+            seqs = (cabin[s], beach[s], sea[s], deep[s])
+            combo = self._combo_ids.get(seqs)
+            if combo is None:
+                combo = self._combo_ids[seqs] = len(self._combo_seqs)
+                self._combo_seqs.append(seqs)
+                self._combo_rows.append({})
+            out.append(combo)
+        return out
 
     def _row(
         self,
-        cabin: tuple[int, ...],
-        beach: tuple[int, ...],
-        sea: tuple[int, ...],
-        deep: tuple[int, ...],
-        base: tuple[int, ...],
+        cabin: int,
+        beach: int,
+        sea: int,
+        deep: int,
+        base: int,
     ) -> list[int]:
-        """One suit's relaxed loss with 0, 1, 2, … new stacks of it, up to the first 0."""
+        """One suit's relaxed loss with 0, 1, 2, … new stacks of it, up to the first 0
+        (sequences and the suit's stack tops packed, see the relaxation above)."""
         row = []
         for k in range(self.max_stacks + 1):
-            stacks = (0,) * k + base
+            stacks = base + k * _FRESH
             if self.beach_dump:
                 # a dumped card may come back at almost any time: count only the
                 # sea cards that fit on no stack at all
-                v = sum(_RANK_POINTS[x] for x in sea if not _place(x, stacks))
+                v = 0
+                rest = sea
+                while rest:
+                    x = rest & 15
+                    if not _place(x, stacks):
+                        v += _RANK_POINTS[x]
+                    rest >>= 4
                 v += pile_loss(deep, stacks)
             else:
-                v = sea_loss(sea, (), deep, stacks)
+                v = sea_loss(sea, 0, deep, stacks)
             v += pile_loss(cabin, stacks) + pile_loss(beach, stacks)
             row.append(v)
             if not v:
@@ -495,13 +629,16 @@ class Search:
         out = []
         if bi >= 0:
             # cards of the suit strictly between the top and c become unbuildable there
-            gap = _cost(rem & ((bit - 1) & ~((1 << best) - 1)))
-            out.append((P_TIGHT, 0, (*tops[:bi], h, *tops[bi + 1 :]), rem2, gap * 2))
+            gap = _cost(rem & ((bit - 1) & ~((1 << best) - 1)), h >> 4)
+            # (a copy with one item set: compiled, two slices joined cost twice as much)
+            lst = list(tops)
+            lst[bi] = h
+            out.append((P_TIGHT, 0, tuple(lst), rem2, gap * 2))
         if len(tops) < self.max_stacks:
             start = c if h & 15 != 14 else low | 1
             # a new stack accepts what lies above c; what lies below needs another
             below = rem2 & _SUIT_BITS[low >> 4] & ((1 << start) - 1)
-            out.append((P_NEW, 0, (*tops, start), rem2, 3 + _cost(below)))
+            out.append((P_NEW, 0, (*tops, start), rem2, 3 + _cost(below, h >> 4)))
         if not out:
             out.append((P_LOST, _POINTS[c], tops, rem2, 10 * _POINTS[c]))
         return out
@@ -510,10 +647,15 @@ class Search:
         """Every non-dominated turn from a turn start: (move code, squid cost, next turn start),
         best guess first. A move code is ``kind * 4 + place``. ``prune=False`` keeps the
         other takes when one dominates (a fair player cannot always see which)."""
-        i, ci, bi, xm, dn, dm, tops, rem, _key = node
+        i, ci, bi, xm, dn, dm = node.i, node.ci, node.bi, node.xm, node.dn, node.dm
+        tops, rem = node.tops, node.rem
         sea = self.sea
         nsea = len(sea)
-        out: list[tuple[int, int, int, Node]] = []
+        # the moves, and per move ``(order score << _MOVE_BITS | code) << _KID_BITS | its
+        # index``: sorting these ints orders the moves by score, then code (unique in a
+        # node), as sorting (score, code, ...) tuples would, at a fraction of the cost
+        out: list[tuple[int, int, Node]] = []
+        ranks: list[int] = []
         # (self.canon(...) each time, not a local ``canon = self.canon``: compiled, a bound
         # method in a variable is a generic Python call, boxing every argument)
         if i < nsea:
@@ -524,14 +666,16 @@ class Search:
             has_cabin = ci < len(self.cabin)
             if places[0][0] != P_LOST:
                 for p, _cost0, t2, r2, score in places:
-                    out.append(
-                        (score, K_BUILD * 4 + p, 0, self.canon(i + 1, ci, bi, xm, dn, dm, t2, r2))
-                    )
+                    code = K_BUILD * 4 + p
+                    ranks.append((score << _MOVE_BITS | code) << _KID_BITS | len(out))
+                    out.append((code, 0, self.canon(i + 1, ci, bi, xm, dn, dm, t2, r2)))
             if has_cabin:
                 x = self.cabin[ci]
                 for p, cost, t2, r2, score in self._places(x, tops, rem):
                     child = self.canon(i + 1, ci + 1, bi, xm, dn, dm | bit, t2, r2)
-                    out.append((score + 1, K_CABIN * 4 + p, cost, child))
+                    code = K_CABIN * 4 + p
+                    ranks.append(((score + 1) << _MOVE_BITS | code) << _KID_BITS | len(out))
+                    out.append((code, cost, child))
             if has_beach:
                 if xm:
                     top = xm.bit_length() - 1
@@ -542,19 +686,18 @@ class Search:
                     xm2, bi2 = xm, bi + 1
                 for p, cost, t2, r2, score in self._places(x, tops, rem):
                     child = self.canon(i + 1, ci, bi2, xm2, dn, dm | bit, t2, r2)
-                    out.append((score + 1, K_BEACH * 4 + p, cost, child))
+                    code = K_BEACH * 4 + p
+                    ranks.append(((score + 1) << _MOVE_BITS | code) << _KID_BITS | len(out))
+                    out.append((code, cost, child))
             if self.beach_dump:
-                out.append(
-                    (
-                        6,
-                        K_DUMP * 4 + P_NONE,
-                        0,
-                        self.canon(i + 1, ci, bi, xm | bit, dn, dm, tops, rem),
-                    )
-                )
+                code = K_DUMP * 4 + P_NONE
+                ranks.append((6 << _MOVE_BITS | code) << _KID_BITS | len(out))
+                out.append((code, 0, self.canon(i + 1, ci, bi, xm | bit, dn, dm, tops, rem)))
                 if places[0][0] == P_LOST and not has_cabin and not has_beach:
                     child = self.canon(i + 1, ci, bi, xm, dn, dm | bit, tops, rem)
-                    out.append((6, K_SINK * 4 + P_NONE, 0, child))
+                    code = K_SINK * 4 + P_NONE
+                    ranks.append((6 << _MOVE_BITS | code) << _KID_BITS | len(out))
+                    out.append((code, 0, child))
             elif places[0][0] == P_LOST and not has_cabin and not has_beach:
                 # C3's last case: it sinks by itself; the turn is not a decision
                 child = self.canon(i + 1, ci, bi, xm, dn, dm | bit, tops, rem)
@@ -565,39 +708,42 @@ class Search:
                 top = dm.bit_length() - 1
                 x = sea[top]
                 after = (i, ci, bi, xm, dn, dm ^ (1 << top))
-                forced = self._take(out, K_DEEP, x, after, tops, rem, full)
+                forced = self._take(out, ranks, K_DEEP, x, after, tops, rem, full)
                 if forced is not None:
                     return [forced]
             elif dn:
                 x = self.deep[dn - 1]
-                forced = self._take(out, K_DEEP, x, (i, ci, bi, xm, dn - 1, dm), tops, rem, full)
+                forced = self._take(
+                    out, ranks, K_DEEP, x, (i, ci, bi, xm, dn - 1, dm), tops, rem, full
+                )
                 if forced is not None:
                     return [forced]
             if xm:
                 top = xm.bit_length() - 1
                 x = sea[top]
                 after = (i, ci, bi, xm ^ (1 << top), dn, dm)
-                forced = self._take(out, K_TBEACH, x, after, tops, rem, full)
+                forced = self._take(out, ranks, K_TBEACH, x, after, tops, rem, full)
                 if forced is not None:
                     return [forced]
             elif bi < len(self.beach):
                 x = self.beach[bi]
                 after = (i, ci, bi + 1, xm, dn, dm)
-                forced = self._take(out, K_TBEACH, x, after, tops, rem, full)
+                forced = self._take(out, ranks, K_TBEACH, x, after, tops, rem, full)
                 if forced is not None:
                     return [forced]
             if ci < len(self.cabin):
                 x = self.cabin[ci]
                 after = (i, ci + 1, bi, xm, dn, dm)
-                forced = self._take(out, K_TCABIN, x, after, tops, rem, full)
+                forced = self._take(out, ranks, K_TCABIN, x, after, tops, rem, full)
                 if forced is not None:
                     return [forced]
-        out.sort()
-        return [(code, cost, child) for _s, code, cost, child in out]
+        ranks.sort()
+        return [out[r & _KID_MASK] for r in ranks]
 
     def _take(
         self,
-        out: list[tuple[int, int, int, Node]],
+        out: list[tuple[int, int, Node]],
+        ranks: list[int],
         kind: int,
         x: int,
         after: tuple[int, int, int, int, int, int],
@@ -605,8 +751,9 @@ class Search:
         rem: int,
         full: bool,
     ) -> tuple[int, int, Node] | None:
-        """Add the ways to take ``x`` to ``out``; or return the one move that dominates all
-        (with every stack started: ``x`` fits nowhere, or fits with nothing in between)."""
+        """Add the ways to take ``x`` to ``out`` (and their ranks, see :meth:`moves`); or
+        return the one move that dominates all (with every stack started: ``x`` fits
+        nowhere, or fits with nothing in between)."""
         i, ci, bi, xm, dn, dm = after
         places = self._places(x, tops, rem)
         if full:
@@ -614,14 +761,16 @@ class Search:
             if p == P_LOST or (p == P_TIGHT and score == 0):
                 return (kind * 4 + p, cost, self.canon(i, ci, bi, xm, dn, dm, t2, r2))
         for p, cost, t2, r2, score in places:
-            out.append((score, kind * 4 + p, cost, self.canon(i, ci, bi, xm, dn, dm, t2, r2)))
+            code = kind * 4 + p
+            ranks.append((score << _MOVE_BITS | code) << _KID_BITS | len(out))
+            out.append((code, cost, self.canon(i, ci, bi, xm, dn, dm, t2, r2)))
         return None
 
     # ------------------------------------------------------------ search
     def bound_of(self, node: Node) -> int:
         """The best lower bound known for ``node`` (the table's, or the relaxation's,
         which is then remembered)."""
-        key = node[8]
+        key = node.key
         entry = self.table.get(key)
         if entry is not None:
             return entry >> _MOVE_BITS
@@ -632,9 +781,9 @@ class Search:
     def search(self, node: Node, beta: int) -> int:
         """The fewest squid points from ``node`` if fewer than ``beta``; else a lower bound
         that is at least ``beta`` (fail-soft). Exact values are kept with their best move."""
-        if not node[7]:
+        if not node.rem:
             return 0
-        key = node[8]
+        key = node.key
         table = self.table
         entry = table.get(key)
         if entry is None:
@@ -688,7 +837,7 @@ class Search:
 
     def quick_bound(self, node: Node) -> int:
         """A lower bound without searching (the table's, or the relaxation)."""
-        if not node[7]:
+        if not node.rem:
             return 0
         return self.bound_of(node)
 
@@ -704,16 +853,16 @@ class Search:
         while layer:
             found: dict[Key, tuple[int, int, int, tuple[int, ...], Node]] = {}
             for g, line, node in layer:
-                if not node[7]:
+                if not node.rem:
                     if g < best:
                         best, best_line = g, line
                     continue
                 for code, cost, child in self.moves(node):
                     g2 = g + cost
-                    f = g2 + (self.bound_of(child) if child[7] else 0)
+                    f = g2 + (self.bound_of(child) if child.rem else 0)
                     if f >= best:
                         continue
-                    key = child[8]
+                    key = child.key
                     old = found.get(key)
                     if old is None or old[0] > f:
                         count += 1
@@ -727,12 +876,12 @@ class Search:
     def line(self, node: Node) -> list[int]:
         """The best moves from ``node`` as stored in the table (after a successful search)."""
         out = []
-        while node[7]:
+        while node.rem:
             nxt = self.moves(node)
             if len(nxt) == 1:
                 code, _cost, node = nxt[0]
             else:
-                code = (self.table[node[8]] & _MOVE_MASK) - 1
+                code = (self.table[node.key] & _MOVE_MASK) - 1
                 node = next(child for c, _cost, child in nxt if c == code)
             out.append(code)
         return out
@@ -791,7 +940,8 @@ def root_moves(
     (the rest of a PLACE state's turn), as K_PLACE moves."""
     if placing < 0:
         return search.moves(node, prune)
-    i, ci, bi, xm, dn, dm, tops, rem, _key = node
+    i, ci, bi, xm, dn, dm = node.i, node.ci, node.bi, node.xm, node.dn, node.dm
+    tops, rem = node.tops, node.rem
     out = []
     for p, cost, t2, r2, score in search._places(placing, tops, rem):
         out.append((score, K_PLACE * 4 + p, cost, search.canon(i, ci, bi, xm, dn, dm, t2, r2)))
