@@ -209,7 +209,8 @@ def test_heartbeat_closes_a_silent_connection_and_keeps_an_answering_one(
         assert until(alive, lambda f: f["type"] == "ping")["type"] == "ping"
 
 
-def test_leaver_replaced_by_bot_and_reclaimed(client: TestClient) -> None:
+def test_leaver_replaced_by_bot_and_reclaimed(hasty_client: TestClient) -> None:
+    client = hasty_client
     table, tokens = _two_people(client)
     with client.websocket_connect(URL.format(table)) as watcher:
         hello(watcher)

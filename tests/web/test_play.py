@@ -160,7 +160,7 @@ def test_a_reload_or_a_dropped_connection_resumes_at_the_same_state(
     assert (page.inner_html(".felt"), sorted(offered(page)), version(page)) == (felt, moves, v)
     # a network drop: "reconnecting" shows, then the table is live again, same state
     page.evaluate("window.decklabLive.drop()")
-    page.wait_for_selector("body[data-conn=reconnecting]", timeout=2000)
+    page.wait_for_selector("body[data-conn=reconnecting]", timeout=10000)
     assert "Reconnecting" in page.inner_text(".conn")
     page.wait_for_selector("body[data-conn=live]")
     assert wait_turn(page, "p1")

@@ -61,7 +61,7 @@ def test_a_move_chosen_on_the_cards_waits_out_an_undo_window(page: Any, live: Li
     assert page.evaluate("window.decklabTable.played || 0") == 0
     # chosen again and left alone, it is sent when the window runs out
     action = _pend(page)
-    page.wait_for_function("() => (window.decklabTable.played || 0) === 1", timeout=5000)
+    page.wait_for_function("() => (window.decklabTable.played || 0) === 1", timeout=15000)
     assert page.locator(".pending").count() == 0
     deadline = time.monotonic() + 10
     while _p1_moves(live, table_id) == 0 and time.monotonic() < deadline:
@@ -71,7 +71,7 @@ def test_a_move_chosen_on_the_cards_waits_out_an_undo_window(page: Any, live: Li
     assert wait_turn(page, "p1")
     _pend(page)
     page.click('button[data-role="send-now"]')
-    page.wait_for_function("() => (window.decklabTable.played || 0) === 2", timeout=1000)
+    page.wait_for_function("() => (window.decklabTable.played || 0) === 2", timeout=15000)
 
 
 def test_alone_a_move_is_sent_at_once(page: Any, live: LiveServer) -> None:
@@ -93,7 +93,7 @@ def test_alone_a_move_is_sent_at_once(page: Any, live: LiveServer) -> None:
                 break
         assert page.locator(".pending").count() == 0
     page.wait_for_function(
-        "v => Number(document.querySelector('.felt-wrap').dataset.version) > v", arg=v, timeout=3000
+        "v => Number(document.querySelector('.felt-wrap').dataset.version) > v", arg=v, timeout=15000
     )
 
 
