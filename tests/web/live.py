@@ -28,9 +28,10 @@ CHROMIUM = "/usr/bin/chromium"
 
 
 def free_port() -> int:
-    """A free port in 20000-60000 (the machine is shared: never a fixed port)."""
+    """A free port in 20000-32000: never a fixed one (the machine is shared), and below
+    Linux's ephemeral range (32768-60999), so no outgoing connection can hold it."""
     for _ in range(100):
-        port = random.randint(20000, 60000)
+        port = random.randint(20000, 32000)
         with socket.socket() as sock:
             try:
                 sock.bind(("127.0.0.1", port))
