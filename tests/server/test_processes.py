@@ -269,3 +269,76 @@ def test_serve_processes_two_share_the_port(pg_server: pgserver.PgServer, tmp_pa
     finally:
         stack.close()
         server.stop()
+
+
+def _notes(listener: object, wait: float) -> list[dict[str, object]]:
+    """The notes on the channel within ``wait`` seconds (the listener's own connection)."""
+    got = []
+    for note in listener.notifies(timeout=wait):  # type: ignore[attr-defined]
+        got.append(json.loads(note.payload))
+    return got
+
+
+def _move(base: str, table: str, tokens: list[str], cid: str) -> int:
+    """The seat to act plays its first legal move through ``base``; the new version."""
+    state = httpx.get(f"{base}/api/tables/{table}/state").json()["state"]
+    token = tokens[int(state["to_act"][0][1:]) - 1]
+    mine = httpx.get(
+        f"{base}/api/tables/{table}/state", headers={"Authorization": f"Bearer {token}"}
+    ).json()
+    body = {"action": mine["state"]["legal"][0], "version": mine["version"], "client_id": cid}
+    answer = httpx.post(
+        f"{base}/api/tables/{table}/actions",
+        json=body,
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert answer.status_code == 200, answer.text
+    return int(answer.json()["version"])
+
+
+def test_a_lone_process_keeps_its_notes_until_another_is_heard(
+    pg_server: pgserver.PgServer, tmp_path: Path
+) -> None:
+    """Alone on its database a process sends no NOTIFY per move, only its ``here`` every
+    2 s; once another process is heard it announces the tables it changed meanwhile (at
+    their current versions), and every change after that."""
+    import psycopg
+
+    from decklab.server.pg_coordination import libpq_url
+
+    url = pg_server.create_database(f"t_{uuid.uuid4().hex[:12]}")
+    a = ForkedServer(url, tmp_path / "a")
+    with psycopg.connect(libpq_url(url), autocommit=True) as listener:
+        listener.execute("LISTEN decklab")
+        try:
+            a.start()
+            made = httpx.post(
+                f"{a.base}/api/tables", json={"game": two_player(), "players": 2, "deal": 4}
+            ).json()
+            table = made["id"]
+            tokens = [
+                httpx.post(
+                    f"{a.base}/api/tables/{table}/join",
+                    json={"seat": f"p{i}", "nickname": f"n{i}"},
+                ).json()["token"]
+                for i in (1, 2)
+            ]
+            version = 0
+            for i in range(3):
+                version = _move(a.base, table, tokens, f"m{i}")
+            quiet = _notes(listener, 2.5)
+            assert {n["kind"] for n in quiet} == {"here"}, quiet  # only "I am here"
+            # somebody else speaks up: the tables changed in silence are told at once
+            listener.execute(
+                "SELECT pg_notify('decklab', %s)",
+                (json.dumps({"origin": "the-test", "kind": "here"}),),
+            )
+            told = [n for n in _notes(listener, 3.0) if n["kind"] == "version"]
+            assert told and told[0]["table"] == table, told
+            assert told[0]["payload"] == {"version": version}
+            # ... and from now on every change, as it happens
+            after = _move(a.base, table, tokens, "m9")
+            news = [n for n in _notes(listener, 3.0) if n["kind"] == "version"]
+            assert [n["payload"] for n in news] == [{"version": after}]
+        finally:
+            a.stop()

@@ -8,6 +8,13 @@
   so two processes never both commit one version.
 - Every change is announced with ``NOTIFY decklab``; the other processes reload
   the table and send their own connections the event at once.
+- Each process says it is there (a ``here`` note) when it starts listening and every
+  :data:`HERE_EVERY_S` after. A process that has heard nobody else for
+  :data:`PEER_TTL_S` keeps its changes' notices to itself (nobody would read them:
+  a single process on PostgreSQL pays no NOTIFY per move) and remembers which
+  tables it did not announce; the moment another process is heard — a new one, or
+  one silent for too long — it announces those tables' versions, so a process that
+  loaded a table before hearing it moved still catches it up.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ import json
 import logging
 import os
 import secrets
+import time
 from typing import TYPE_CHECKING, Any
 
 import psycopg
@@ -33,6 +41,10 @@ log = logging.getLogger("decklab.server.pg")
 CHANNEL = "decklab"
 SWEEP_S = 2.0
 NOTES_PER_STATEMENT = 100
+HERE_EVERY_S = 2.0
+PEER_TTL_S = 5 * HERE_EVERY_S
+"""Another process not heard from for this long is taken as gone (five missed ``here``
+notes: a stalled one that comes back is told what it missed)."""
 
 
 def lock_key(table_id: str) -> int:
@@ -62,13 +74,23 @@ class PgCoordinator(Coordinator):
         self._notifying: asyncio.Task[None] | None = None
         self._refreshing: dict[str, asyncio.Task[None]] = {}
         self._refresh_again: set[str] = set()
+        self._own_prefix = json.dumps({"origin": self.origin})[:-1] + ","
+        self._peers: dict[str, float] = {}
+        """Other processes' origins, and when each was last heard."""
+        self._untold: set[str] = set()
+        """Tables changed while nobody else listened: announced when somebody does."""
+        self.clock = time.monotonic
 
     async def start(self, service: TableService) -> None:
         self.service = service
         self._control = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
         self._listen = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
         await self._listen.execute(f"LISTEN {CHANNEL}")
-        self._tasks = [asyncio.create_task(self._listener()), asyncio.create_task(self._sweeper())]
+        self._tasks = [
+            asyncio.create_task(self._listener()),
+            asyncio.create_task(self._sweeper()),
+            asyncio.create_task(self._here_loop()),
+        ]
 
     async def claim(self, table_id: str) -> bool:
         if table_id in self.owned:
@@ -87,12 +109,22 @@ class PgCoordinator(Coordinator):
     def drives(self, table_id: str) -> bool:
         return table_id in self.owned
 
+    def others_listen(self) -> bool:
+        """Whether another process has been heard lately (its notes are its ``here``s)."""
+        now = self.clock()
+        return any(now - seen < PEER_TTL_S for seen in self._peers.values())
+
     async def announce(self, table_id: str, kind: str, payload: dict[str, Any]) -> None:
         if self._control is None:
             return
-        body = json.dumps(
-            {"origin": self.origin, "table": table_id, "kind": kind, "payload": payload}
-        )
+        if kind == "version" and not self.others_listen():
+            self._untold.add(table_id)
+            return
+        await self._note({"table": table_id, "kind": kind, "payload": payload})
+
+    async def _note(self, fields: dict[str, Any]) -> None:
+        """Send one note (batched with the others asked for meanwhile)."""
+        body = json.dumps({"origin": self.origin, **fields})
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._notes.append((body, done))
         if self._notifying is None or self._notifying.done():
@@ -125,12 +157,16 @@ class PgCoordinator(Coordinator):
         assert self._listen is not None
         try:
             async for note in self._listen.notifies():
+                if note.payload.startswith(self._own_prefix):
+                    continue  # our own, back from the channel: not even parsed
                 try:
                     message = json.loads(note.payload)
                 except ValueError:
                     continue
-                if message.get("origin") == self.origin:
+                origin = message.get("origin")
+                if not isinstance(origin, str) or origin == self.origin:
                     continue
+                self._heard(origin)
                 table_id = message.get("table")
                 if not isinstance(table_id, str):
                     continue
@@ -139,6 +175,51 @@ class PgCoordinator(Coordinator):
                 elif table_id in self.service.tables:
                     self._refresh_soon(table_id)
         except (asyncio.CancelledError, psycopg.OperationalError):
+            return
+
+    def _heard(self, origin: str) -> None:
+        """Another process spoke: if it is new, or was silent past the TTL, it may hold
+        tables we changed without a word: tell it their versions now."""
+        now = self.clock()
+        last = self._peers.get(origin)
+        self._peers[origin] = now
+        if last is not None and now - last < PEER_TTL_S:
+            return
+        untold, self._untold = self._untold, set()
+        for table_id in untold:
+            table = self.service.tables.get(table_id)
+            if table is not None:
+                self._spawn(
+                    self._note(
+                        {
+                            "table": table_id,
+                            "kind": "version",
+                            "payload": {"version": table.version},
+                        }
+                    )
+                )
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.append(task)
+        task.add_done_callback(self._forget)
+
+    def _forget(self, task: asyncio.Task[None]) -> None:
+        with contextlib.suppress(ValueError):
+            self._tasks.remove(task)
+
+    async def _here_loop(self) -> None:
+        """Say we are here now (we listen already: every note after it reaches us) and
+        every :data:`HERE_EVERY_S`; forget processes silent for long."""
+        try:
+            while True:
+                await self._note({"kind": "here"})
+                now = self.clock()
+                for origin, seen in list(self._peers.items()):
+                    if now - seen > 10 * PEER_TTL_S:
+                        del self._peers[origin]
+                await asyncio.sleep(HERE_EVERY_S)
+        except asyncio.CancelledError:
             return
 
     def _refresh_soon(self, table_id: str) -> None:
