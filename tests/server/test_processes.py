@@ -266,6 +266,8 @@ def test_serve_processes_two_share_the_port(pg_server: pgserver.PgServer, tmp_pa
                         _event_of(other, mine["version"] + 1)
         detail = httpx.get(f"{server.base}/api/tables/{table}").json()
         assert detail["actions"] == 4
+    except (AssertionError, TimeoutError) as exc:  # what the servers said, to see why
+        raise AssertionError(f"{exc!r}\nserver log:\n{server.log.read_text()[-4000:]}") from exc
     finally:
         stack.close()
         server.stop()
