@@ -31,6 +31,20 @@ def _ws(stack: ExitStack, server: ForkedServer, table: str, token: str | None = 
     return ws
 
 
+def _two_people(base: str, deal: int) -> tuple[str, list[str]]:
+    """A table for two made through ``base``, both seats taken; its id and the tokens."""
+    table = httpx.post(
+        f"{base}/api/tables", json={"game": two_player(), "players": 2, "deal": deal}
+    ).json()["id"]
+    tokens = [
+        httpx.post(
+            f"{base}/api/tables/{table}/join", json={"seat": f"p{i}", "nickname": f"n{i}"}
+        ).json()["token"]
+        for i in (1, 2)
+    ]
+    return table, tokens
+
+
 def _until(ws: object, wanted: str, timeout: float = 10.0) -> dict[str, object]:
     for _ in range(100):
         frame: dict[str, object] = json.loads(ws.recv(timeout=timeout))  # type: ignore[attr-defined]
@@ -46,16 +60,7 @@ def test_two_processes_share_tables(pg_server: pgserver.PgServer, tmp_path: Path
     try:
         a.start()
         b.start()
-        made = httpx.post(
-            f"{a.base}/api/tables", json={"game": two_player(), "players": 2, "deal": 2}
-        ).json()
-        table = made["id"]
-        tokens = [
-            httpx.post(
-                f"{a.base}/api/tables/{table}/join", json={"seat": f"p{i}", "nickname": f"n{i}"}
-            ).json()["token"]
-            for i in (1, 2)
-        ]
+        table, tokens = _two_people(a.base, deal=2)
         watcher = _ws(stack, b, table)  # a spectator on process B
         state = httpx.get(f"{a.base}/api/tables/{table}/state").json()["state"]
         seat = int(state["to_act"][0][1:]) - 1
@@ -219,17 +224,7 @@ def test_serve_processes_two_share_the_port(pg_server: pgserver.PgServer, tmp_pa
     try:
         server.start(wait=120)
         assert len(server.wait_for_processes(2)) == 2
-        made = httpx.post(
-            f"{server.base}/api/tables", json={"game": two_player(), "players": 2, "deal": 5}
-        ).json()
-        table = made["id"]
-        tokens = [
-            httpx.post(
-                f"{server.base}/api/tables/{table}/join",
-                json={"seat": f"p{i}", "nickname": f"n{i}"},
-            ).json()["token"]
-            for i in (1, 2)
-        ]
+        table, tokens = _two_people(server.base, deal=5)
         live = f"ws://127.0.0.1:{server.port}/api/tables/{table}/live"
         watchers = _one_on_each(stack, live, None)
         players = [_one_on_each(stack, live, token) for token in tokens]
@@ -314,17 +309,7 @@ def test_a_lone_process_keeps_its_notes_until_another_is_heard(
         listener.execute("LISTEN decklab")
         try:
             a.start()
-            made = httpx.post(
-                f"{a.base}/api/tables", json={"game": two_player(), "players": 2, "deal": 4}
-            ).json()
-            table = made["id"]
-            tokens = [
-                httpx.post(
-                    f"{a.base}/api/tables/{table}/join",
-                    json={"seat": f"p{i}", "nickname": f"n{i}"},
-                ).json()["token"]
-                for i in (1, 2)
-            ]
+            table, tokens = _two_people(a.base, deal=4)
             version = 0
             for i in range(3):
                 version = _move(a.base, table, tokens, f"m{i}")
