@@ -4,12 +4,15 @@ heard, and a process heard anew (new, or silent past the TTL) is told what it mi
 from __future__ import annotations
 
 import asyncio
+import uuid
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from decklab.server.pg_coordination import PEER_TTL_S, PgCoordinator
+
+from . import pgserver
 
 pytestmark = pytest.mark.anyio
 
@@ -77,3 +80,24 @@ async def test_notes_wait_for_a_listener_and_a_returning_one_is_told(
     await _settle()
     assert [(n["table"], n["payload"]) for n in sent] == [("t2", {"version": 5})]
     assert coordinator._untold == set()
+
+
+async def test_a_released_table_can_be_claimed_by_another_process(
+    pg_server: pgserver.PgServer,
+) -> None:
+    """A process that lets a finished table go out of memory frees its advisory lock."""
+    url = pg_server.create_database(f"t_{uuid.uuid4().hex[:12]}")
+    a, b = PgCoordinator(url), PgCoordinator(url)
+    nobody = SimpleNamespace(tables={})
+    await a.start(nobody)  # type: ignore[arg-type]
+    await b.start(nobody)  # type: ignore[arg-type]
+    try:
+        assert await a.claim("t1") and a.drives("t1")
+        assert not await b.claim("t1")
+        await a.release("t1")
+        assert not a.drives("t1")
+        assert await b.claim("t1")
+        await a.release("t2")  # one it never held: nothing happens
+    finally:
+        await a.close()
+        await b.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import time
 
 import pytest
 
@@ -354,3 +355,38 @@ async def test_a_move_commits_after_the_database_dropped_its_connections(
     finally:
         await service.close()
         store.close()
+
+
+async def test_finished_tables_nobody_follows_leave_memory_and_come_back(
+    service: TableService,
+) -> None:
+    """A finished table nobody has followed for ``idle_table_s`` leaves memory; asked
+    for again it is read back whole. A followed one, or one still in play, stays."""
+    game = solo()
+    done = await service.create_table(game, 1, [SeatSpec()], deal=3)
+    token = (await service.join(done.id, "p1", "ann"))[1]
+    await play_human(service, done, 0, token, random.Random(1))
+    await _wait_finished(service, done.id)
+    watched = await service.create_table(game, 1, [SeatSpec()], deal=4)
+    other = (await service.join(watched.id, "p1", "bob"))[1]
+    await play_human(service, watched, 0, other, random.Random(2))
+    await _wait_finished(service, watched.id)
+    key, _ = service.subscribe(watched, None)
+    playing = await service.create_table(game, 1, [SeatSpec()], deal=5)
+    await service.join(playing.id, "p1", "cat")
+    record = await service.record(done.id, None)
+    idle = service.settings.idle_table_s
+
+    assert await service.drop_idle(now=time.monotonic() + idle / 2) == []  # not yet
+    later = time.monotonic() + idle + 1
+    assert await service.drop_idle(now=later) == [done.id]
+    assert done.id not in service.tables and {watched.id, playing.id} <= set(service.tables)
+    back = await service.table(done.id)  # read back from the database
+    assert back is not done and back.finished and back.version == done.version
+    assert back.state.result() == done.state.result() and back.outcome == done.outcome
+    assert await service.record(done.id, None) == record
+    # once nobody follows it, the watched one goes too (and the one read back, again)
+    service.unsubscribe(watched, key)
+    gone = await service.drop_idle(now=time.monotonic() + idle + 1)
+    assert sorted(gone) == sorted([done.id, watched.id])
+    assert playing.id in service.tables

@@ -130,6 +130,14 @@ def register(app: typer.Typer) -> None:
                 min=0,
             ),
         ] = 300.0,
+        idle_table: Annotated[
+            float,
+            typer.Option(
+                help="seconds after which a finished table nobody follows leaves memory "
+                "(read back from the database when asked for); 0: kept",
+                min=0,
+            ),
+        ] = 600.0,
         log_level: Annotated[str, typer.Option(help="debug, info, warning")] = "info",
     ) -> None:
         """Serve online play: tables, seats, live moves, bots (FastAPI + uvicorn)."""
@@ -166,6 +174,7 @@ def register(app: typer.Typer) -> None:
             tables_per_window=tables_per_minute,
             table_window_s=60.0,
             full_gc_every_s=full_gc_every,
+            idle_table_s=idle_table,
         )
         typer.echo(f"decklab serves on http://{host}:{port}/ (database: {shown_url(url)})")
         if processes == 1:

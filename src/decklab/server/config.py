@@ -43,5 +43,9 @@ class Settings:
     """Seconds between the server's own full garbage collections, with CPython's automatic
     ones off (:mod:`decklab.server.heap`); 0 leaves the interpreter's collector alone (tests,
     embedding). ``decklab serve`` runs one every 300 s."""
+    idle_table_s: float = 600.0
+    """A finished table that nobody has followed for this long leaves memory (asked for
+    again, it is read back from the database): a long-running server's heap — and the
+    time a full collection takes — stays the size of the tables in play. 0: kept."""
     shared: bool = True
     """On PostgreSQL, share tables with other server processes (advisory locks, NOTIFY)."""

@@ -32,6 +32,10 @@ class Coordinator:
     def drives(self, table_id: str) -> bool:
         return True
 
+    async def release(self, table_id: str) -> None:
+        """This process let the (finished) table go: it drives it no more."""
+        return None
+
     async def announce(self, table_id: str, kind: str, payload: dict[str, Any]) -> None:
         return None
 

@@ -109,6 +109,13 @@ class PgCoordinator(Coordinator):
     def drives(self, table_id: str) -> bool:
         return table_id in self.owned
 
+    async def release(self, table_id: str) -> None:
+        if table_id not in self.owned or self._control is None:
+            return
+        self.owned.discard(table_id)
+        async with self._lock:
+            await self._control.execute("SELECT pg_advisory_unlock(%s)", (lock_key(table_id),))
+
     def others_listen(self) -> bool:
         """Whether another process has been heard lately (its notes are its ``here``s)."""
         now = self.clock()

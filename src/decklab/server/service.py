@@ -201,6 +201,8 @@ class Table:
     thinking: set[int] = field(default_factory=set)
     running_since: dict[int, float] = field(default_factory=dict)
     tasks: dict[str, asyncio.Task[Any]] = field(default_factory=dict)
+    touched: float = field(default_factory=time.monotonic)
+    """When it last changed or was last followed (for :meth:`TableService.drop_idle`)."""
     _views: frames.Views | None = None
 
     def views(self) -> frames.Views:
@@ -347,6 +349,7 @@ class TableService:
         self._listeners: dict[int, Listener] = {}
         self._next_listener = 0
         self._announcing: set[asyncio.Task[None]] = set()
+        self._idle_sweep: asyncio.Task[None] | None = None
         self.closed = False
 
     # ------------------------------------------------------------ lifecycle
@@ -362,9 +365,45 @@ class TableService:
             if table is not None:
                 await self.coordinator.claim(table_id)
                 self._schedule(table)
+        if self.settings.idle_table_s > 0:
+            self._idle_sweep = asyncio.create_task(self._drop_idle_now_and_then())
+
+    async def _drop_idle_now_and_then(self) -> None:
+        every = min(60.0, self.settings.idle_table_s / 2)
+        while not self.closed:
+            await asyncio.sleep(every)
+            try:
+                await self.drop_idle()
+            except Exception:
+                log.exception("dropping idle tables failed")
+
+    async def drop_idle(self, now: float | None = None) -> list[str]:
+        """Let go of the finished tables nobody has followed for ``idle_table_s``: out
+        of memory (and, on PostgreSQL, their advisory locks released). Nothing is lost:
+        the database holds all of a table, and :meth:`table` reads it back. A table
+        with a listener, a running task or a held lock stays. Returns the ids let go."""
+        now = time.monotonic() if now is None else now
+        gone = [
+            table.id
+            for table in self.tables.values()
+            if table.finished
+            and not table.listeners
+            and now - table.touched >= self.settings.idle_table_s
+            and not table.lock.locked()
+            and all(task.done() for task in table.tasks.values())
+        ]
+        for table_id in gone:
+            del self.tables[table_id]
+        for table_id in gone:
+            await self.coordinator.release(table_id)
+        if gone:
+            log.info("%d idle tables let go", len(gone))
+        return gone
 
     async def close(self) -> None:
         self.closed = True
+        if self._idle_sweep is not None:
+            self._idle_sweep.cancel()
         for table in self.tables.values():
             for task in table.tasks.values():
                 task.cancel()
@@ -1220,6 +1259,7 @@ class TableService:
 
     def unsubscribe(self, table: Table, key: int) -> None:
         table.listeners.discard(key)
+        table.touched = time.monotonic()
         self._listeners.pop(key, None)
 
     def catch_up(
@@ -1312,6 +1352,7 @@ class TableService:
         self, table: Table, kind: str, detail: dict[str, Any], entries: tuple[Entry, ...] = ()
     ) -> None:
         event = Event(table.version, kind, detail, entries)
+        table.touched = time.monotonic()
         table.events.append(event)
         while len(table.events) > self.settings.events_kept:
             table.events.popleft()
