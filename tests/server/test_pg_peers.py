@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from decklab.server.pg_coordination import PEER_TTL_S, PgCoordinator
+from decklab.server.pg_coordination import PEER_TTL_S, STARTUP_S, PgCoordinator
 
 from . import pgserver
 
@@ -46,6 +46,12 @@ async def test_notes_wait_for_a_listener_and_a_returning_one_is_told(
     tables = {"t1": SimpleNamespace(version=7), "t2": SimpleNamespace(version=3)}
     coordinator.service = SimpleNamespace(tables=tables)  # type: ignore[assignment]
 
+    # just started: every change goes out (others may not have said "here" yet)
+    coordinator._listening_since = clock.now
+    await coordinator.announce("t1", "version", {"version": 6})
+    assert [n["payload"] for n in sent] == [{"version": 6}]
+    sent.clear()
+    clock.now += STARTUP_S
     # alone: nothing is sent, the tables are remembered
     await coordinator.announce("t1", "version", {"version": 7})
     await coordinator.announce("t2", "version", {"version": 3})

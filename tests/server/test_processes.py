@@ -301,7 +301,7 @@ def test_a_lone_process_keeps_its_notes_until_another_is_heard(
     their current versions), and every change after that."""
     import psycopg
 
-    from decklab.server.pg_coordination import libpq_url
+    from decklab.server.pg_coordination import STARTUP_S, libpq_url
 
     url = pg_server.create_database(f"t_{uuid.uuid4().hex[:12]}")
     a = ForkedServer(url, tmp_path / "a")
@@ -309,7 +309,12 @@ def test_a_lone_process_keeps_its_notes_until_another_is_heard(
         listener.execute("LISTEN decklab")
         try:
             a.start()
+            started = time.monotonic()
             table, tokens = _two_people(a.base, deal=4)
+            # just started, it announces everything (others may not have said "here"
+            # yet); alone past that, it keeps its notices to itself
+            time.sleep(max(0.0, started + STARTUP_S + 0.5 - time.monotonic()))
+            _notes(listener, 0.1)
             version = 0
             for i in range(3):
                 version = _move(a.base, table, tokens, f"m{i}")

@@ -11,17 +11,19 @@ import pytest
 
 from decklab.engine import records
 from decklab.engine.registry import game_names, get_game
+from decklab.server.coordination import LocalCoordinator
 from decklab.server.service import SeatSpec, ServiceError, TableService
 from decklab.server.store.db import make_engine
 from decklab.server.store.queries import Store
 
 from .conftest import fast_settings
 from .drive import latest_state, play_human
-from .games import solo
+from .games import solo, two_player
 
 pytestmark = pytest.mark.anyio
 
 GAMES = game_names()
+GAME_FOR_TWO = two_player()
 
 
 async def _wait_finished(service: TableService, table_id: str, timeout: float = 60.0) -> None:
@@ -390,3 +392,38 @@ async def test_finished_tables_nobody_follows_leave_memory_and_come_back(
     gone = await service.drop_idle(now=time.monotonic() + idle + 1)
     assert sorted(gone) == sorted([done.id, watched.id])
     assert playing.id in service.tables
+
+
+class _SharedTables(LocalCoordinator):
+    """As if other processes shared the database (the version is read back first)."""
+
+    shared = True
+
+
+async def test_a_token_seated_elsewhere_is_checked_against_the_database(
+    service: TableService, database_url: str
+) -> None:
+    """Another process seats a person; their token works here at once, before any notice
+    came, because a token this process does not know is checked against the stored
+    table. Alone on its database a process knows every seat, and does not look."""
+    table = await service.create_table(GAME_FOR_TWO, 2, [SeatSpec(), SeatSpec()], deal=6)
+    for coordinator, knows in ((_SharedTables(), True), (LocalCoordinator(), False)):
+        other = TableService(Store(make_engine(database_url)), fast_settings(), None, coordinator)
+        await other.start()
+        try:
+            stale = await other.table(table.id)
+            seat = "p1" if knows else "p2"
+            token = (await service.join(table.id, seat, "ann"))[1]
+            if knows:
+                assert await other.viewer_of(stale, token) == 0
+                assert stale.version == table.version  # caught up on the way
+            else:
+                with pytest.raises(ServiceError) as refused:
+                    await other.viewer_of(stale, token)
+                assert refused.value.code == "forbidden"
+            with pytest.raises(ServiceError) as forged:
+                await other.viewer_of(stale, "A" * 43)
+            assert forged.value.code == "forbidden"
+        finally:
+            await other.close()
+            other.store.close()

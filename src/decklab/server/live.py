@@ -203,7 +203,7 @@ async def live(ws: WebSocket, table_id: str) -> None:
             raise ServiceError("bad_frame", "token is text")
         if last is not None and (not isinstance(last, int) or isinstance(last, bool)):
             raise ServiceError("bad_frame", "last_version is a whole number")
-        viewer = service.viewer(table, token)
+        viewer = await service.viewer_of(table, token)
     except (ServiceError, ValueError) as exc:
         code, message = (
             (exc.code, exc.message) if isinstance(exc, ServiceError) else ("bad_frame", "not JSON")

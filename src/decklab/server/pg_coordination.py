@@ -9,7 +9,8 @@
 - Every change is announced with ``NOTIFY decklab``; the other processes reload
   the table and send their own connections the event at once.
 - Each process says it is there (a ``here`` note) when it starts listening and every
-  :data:`HERE_EVERY_S` after. A process that has heard nobody else for
+  :data:`HERE_EVERY_S` after. A process that has listened for :data:`STARTUP_S` (by
+  then it has heard every live process's ``here``) and has heard nobody else for
   :data:`PEER_TTL_S` keeps its changes' notices to itself (nobody would read them:
   a single process on PostgreSQL pays no NOTIFY per move) and remembers which
   tables it did not announce; the moment another process is heard — a new one, or
@@ -45,6 +46,9 @@ HERE_EVERY_S = 2.0
 PEER_TTL_S = 5 * HERE_EVERY_S
 """Another process not heard from for this long is taken as gone (five missed ``here``
 notes: a stalled one that comes back is told what it missed)."""
+STARTUP_S = 2 * HERE_EVERY_S
+"""After it starts listening a process announces every change, as if others listened,
+until every live process has had the time to say it is there."""
 
 
 def lock_key(table_id: str) -> int:
@@ -80,12 +84,14 @@ class PgCoordinator(Coordinator):
         self._untold: set[str] = set()
         """Tables changed while nobody else listened: announced when somebody does."""
         self.clock = time.monotonic
+        self._listening_since = float("-inf")
 
     async def start(self, service: TableService) -> None:
         self.service = service
         self._control = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
         self._listen = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
         await self._listen.execute(f"LISTEN {CHANNEL}")
+        self._listening_since = self.clock()
         self._tasks = [
             asyncio.create_task(self._listener()),
             asyncio.create_task(self._sweeper()),
@@ -117,8 +123,11 @@ class PgCoordinator(Coordinator):
             await self._control.execute("SELECT pg_advisory_unlock(%s)", (lock_key(table_id),))
 
     def others_listen(self) -> bool:
-        """Whether another process has been heard lately (its notes are its ``here``s)."""
+        """Whether another process has been heard lately (its notes are its ``here``s),
+        or may have been without our hearing it yet (we have only just started)."""
         now = self.clock()
+        if now - self._listening_since < STARTUP_S:
+            return True
         return any(now - seen < PEER_TTL_S for seen in self._peers.values())
 
     async def announce(self, table_id: str, kind: str, payload: dict[str, Any]) -> None:

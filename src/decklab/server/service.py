@@ -761,17 +761,30 @@ class TableService:
             raise ServiceError("forbidden", "this token holds no seat at this table", 403)
         return seat
 
-    def _seat_for(self, table: Table, token: str | None) -> int:
+    async def viewer_of(self, table: Table, token: str | None) -> Viewer:
+        """:meth:`viewer`, except that with other processes sharing the tables a token
+        this process does not know is first checked against the stored table: another
+        process may have seated it a moment ago, before its notice came."""
+        try:
+            return self.viewer(table, token)
+        except ServiceError:
+            if not self.coordinator.shared:
+                raise
+        async with table.lock:
+            await self._fresh(table)
+        return self.viewer(table, token)
+
+    async def _seat_for(self, table: Table, token: str | None) -> int:
         if not token:
             raise ServiceError("forbidden", "a seat token is needed (spectators may not act)", 403)
-        seat = self.viewer(table, token)
+        seat = await self.viewer_of(table, token)
         assert seat is not None
         return seat
 
     async def leave(self, table_id: str, token: str) -> None:
         """A person leaves: after the grace period a bot plays their seat (reclaimable)."""
         table = await self.table(table_id)
-        seat = self._seat_for(table, token)
+        seat = await self._seat_for(table, token)
         table.seats[seat].left = True
         self._presence(table, seat)
 
@@ -849,7 +862,7 @@ class TableService:
         if not isinstance(client_id, str) or not 1 <= len(client_id) <= 64:
             raise ServiceError("bad_request", "client_id is 1 to 64 characters")
         table = await self.table(table_id)
-        seat = self._seat_for(table, token)
+        seat = await self._seat_for(table, token)
         async with table.lock:
             if version != table.version and (seat, client_id) not in table.acks:
                 # Only then can the database know better than memory (another process
@@ -1121,7 +1134,7 @@ class TableService:
     async def undo(self, table_id: str, token: str | None, version: int) -> int:
         """Take back the seat's last action (a game played alone only)."""
         table = await self.table(table_id)
-        seat = self._seat_for(table, token)
+        seat = await self._seat_for(table, token)
         async with table.lock:
             table = await self._fresh(table)
             if version != table.version:
@@ -1158,7 +1171,7 @@ class TableService:
     async def hint(self, table_id: str, token: str | None) -> dict[str, str]:
         """What the expert would play for the seat, and why (a game played alone only)."""
         table = await self.table(table_id)
-        seat = self._seat_for(table, token)
+        seat = await self._seat_for(table, token)
         if table.state.num_players != 1:
             raise ServiceError("no_hint", "hints are for a game played alone", 409)
         if seat not in table.state.to_act() or table.status != "playing":
@@ -1171,7 +1184,7 @@ class TableService:
     # ------------------------------------------------------------ chat
     async def chat(self, table_id: str, token: str | None, text: str) -> ChatMessage:
         table = await self.table(table_id)
-        seat = self._seat_for(table, token)
+        seat = await self._seat_for(table, token)
         body = clean_text(text, self.settings.chat_max_chars)
         now = time.monotonic()
         times = table.chat_times.setdefault(seat, deque())
@@ -1209,7 +1222,7 @@ class TableService:
     async def play_again(self, table_id: str, token: str | None) -> Table:
         """A new table of the same game with the same seats (people keep their tokens)."""
         table = await self.table(table_id)
-        self._seat_for(table, token)
+        await self._seat_for(table, token)
         if not table.finished:
             raise ServiceError("not_finished", "play again once the game is over", 409)
         if table.next_id is not None:
@@ -1406,7 +1419,7 @@ class TableService:
     async def record(self, table_id: str, token: str | None) -> dict[str, Any]:
         """The full record once the game is over; during play, the asker's redacted copy."""
         table = await self.table(table_id)
-        viewer = self.viewer(table, token)
+        viewer = await self.viewer_of(table, token)
         players = {
             seat_name(i): s.nickname or s.bot_spec or "open" for i, s in enumerate(table.seats)
         }
@@ -1422,7 +1435,7 @@ class TableService:
         During play only the asker's own seat or the spectator's side may be asked for.
         """
         table = await self.table(table_id)
-        viewer = self.viewer(table, token)
+        viewer = await self.viewer_of(table, token)
         wanted: Viewer = (
             None if as_seat in (None, "", SPECTATOR) else self._seat_index(table, as_seat or "")
         )

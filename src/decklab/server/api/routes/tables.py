@@ -88,7 +88,7 @@ async def leave(table_id: str, service: ServiceDep, token: TokenDep) -> Response
 async def state(table_id: str, service: ServiceDep, token: TokenDep) -> dict[str, Any]:
     """The table as the token's seat (or a spectator) sees it now: the ``sync`` frame."""
     table = await service.table(table_id)
-    return service.sync_frame(table, service.viewer(table, token))
+    return service.sync_frame(table, await service.viewer_of(table, token))
 
 
 @router.post("/{table_id}/actions", response_model=Ack)
