@@ -38,10 +38,13 @@ async def test_notes_wait_for_a_listener_and_a_returning_one_is_told(
     coordinator.clock = clock
     sent: list[dict[str, Any]] = []
 
-    async def note(fields: dict[str, Any]) -> None:
+    def note(fields: dict[str, Any]) -> asyncio.Future[None]:  # "sent" at once
         sent.append(fields)
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        done.set_result(None)
+        return done
 
-    monkeypatch.setattr(coordinator, "_note", note)
+    monkeypatch.setattr(coordinator, "_queue_note", note)
     coordinator._control = object()  # type: ignore[assignment]  # "connected"
     tables = {"t1": SimpleNamespace(version=7), "t2": SimpleNamespace(version=3)}
     coordinator.service = SimpleNamespace(tables=tables)  # type: ignore[assignment]

@@ -139,13 +139,17 @@ class PgCoordinator(Coordinator):
         await self._note({"table": table_id, "kind": kind, "payload": payload})
 
     async def _note(self, fields: dict[str, Any]) -> None:
-        """Send one note (batched with the others asked for meanwhile)."""
+        """Send one note and wait until it is sent."""
+        await self._queue_note(fields)
+
+    def _queue_note(self, fields: dict[str, Any]) -> asyncio.Future[None]:
+        """Queue one note (batched with the others asked for meanwhile); done once sent."""
         body = json.dumps({"origin": self.origin, **fields})
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._notes.append((body, done))
         if self._notifying is None or self._notifying.done():
             self._notifying = asyncio.create_task(self._send_notes())
-        await done
+        return done
 
     async def _send_notes(self) -> None:
         """Every notice asked for while one statement is on its way goes in the next
@@ -205,24 +209,8 @@ class PgCoordinator(Coordinator):
         for table_id in untold:
             table = self.service.tables.get(table_id)
             if table is not None:
-                self._spawn(
-                    self._note(
-                        {
-                            "table": table_id,
-                            "kind": "version",
-                            "payload": {"version": table.version},
-                        }
-                    )
-                )
-
-    def _spawn(self, work: Any) -> None:
-        task = asyncio.create_task(work)
-        self._tasks.append(task)
-        task.add_done_callback(self._forget)
-
-    def _forget(self, task: asyncio.Task[None]) -> None:
-        with contextlib.suppress(ValueError):
-            self._tasks.remove(task)
+                version = {"version": table.version}
+                self._queue_note({"table": table_id, "kind": "version", "payload": version})
 
     async def _here_loop(self) -> None:
         """Say we are here now (we listen already: every note after it reaches us) and
@@ -232,7 +220,7 @@ class PgCoordinator(Coordinator):
                 await self._note({"kind": "here"})
                 now = self.clock()
                 for origin, seen in list(self._peers.items()):
-                    if now - seen > 10 * PEER_TTL_S:
+                    if now - seen >= PEER_TTL_S:  # gone; heard again, it counts as new
                         del self._peers[origin]
                 await asyncio.sleep(HERE_EVERY_S)
         except asyncio.CancelledError:
