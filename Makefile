@@ -4,32 +4,47 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+SERVE_STAMP := $(VENV)/.installed-serve
 
-.PHONY: venv build play serve test test-pure lint typecheck bench golden clean
+.PHONY: venv build play serve test test-pure lint typecheck bench golden clean system-deps
 
-$(STAMP): pyproject.toml
+$(VENV)/bin/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip 'setuptools>=68' wheel
+
+# What serving needs: the package and its compiler (mypyc, in the `build` extra), nothing else.
+$(SERVE_STAMP): pyproject.toml | $(VENV)/bin/python
+	$(BIN)/pip install -q -e '.[build]'
+	touch $(SERVE_STAMP)
+
+# Everything: the test tools and every extra the tests exercise.
+$(STAMP): pyproject.toml | $(VENV)/bin/python
 	$(BIN)/pip install -q -e '.[dev,rl,lab,cluster]'
-	touch $(STAMP)
+	touch $(SERVE_STAMP) $(STAMP)
 
 venv: $(STAMP)
+
+# The machine's programs the tests drive (chromium, PostgreSQL, nginx, openssl), from
+# Debian's packages where this user may install them; otherwise it says what is missing
+# and those tests skip, each saying why (scripts/system-deps.sh).
+system-deps:
+	@scripts/system-deps.sh
 
 # The compiled build (mypyc, see src/decklab/_native.py): recompiled only when a compiled
 # module's source changed since the last build; skipped with DECKLAB_PURE=1; without a C
 # compiler setup.py says so and the package stays pure Python.
-build: $(STAMP)
+build: $(SERVE_STAMP)
 	@if [ "$${DECKLAB_PURE:-0}" != "0" ]; then echo "DECKLAB_PURE=$$DECKLAB_PURE: pure Python, nothing to build"; \
 	elif $(BIN)/python -W ignore -c 'import sys, decklab._native as n; sys.exit(n.stale_reason() is not None)'; then :; \
 	else echo "compiling the engine, games and search with mypyc (a minute or two) ..."; \
 	  $(BIN)/python setup.py -q build_ext --inplace; fi
 
-play: $(STAMP)
+play: $(SERVE_STAMP)
 	-@$(MAKE) --no-print-directory build
 	$(BIN)/decklab play $(GAME)
 
 # The web platform on the embedded SQLite database; it prints the address to open.
-serve: $(STAMP)
+serve: $(SERVE_STAMP)
 	-@$(MAKE) --no-print-directory build
 	$(BIN)/decklab serve $(SERVE)
 
@@ -43,14 +58,14 @@ typecheck: $(STAMP)
 # The suite runs on every core (pytest-xdist; JOBS=1 for one process): most of its wall
 # time is servers, browsers and subprocesses waiting, not CPU.
 JOBS ?= auto
-test: build
+test: $(STAMP) system-deps build
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
 	$(BIN)/pytest -q -n $(JOBS)
 
 # The pure-Python fallback must behave exactly as the compiled build: the whole suite
 # again, with the compiled modules switched off.
-test-pure: $(STAMP)
+test-pure: $(STAMP) system-deps
 	DECKLAB_PURE=1 $(BIN)/pytest -q -n $(JOBS)
 
 $(VENV)/.bench: $(STAMP)
