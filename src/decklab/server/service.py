@@ -520,6 +520,13 @@ class TableService:
         if changed:
             self._schedule(table)
 
+    async def adopt(self, table_id: str) -> None:
+        """This process just claimed the table (its driver is gone): load it and set its
+        bots and clocks going."""
+        table = await self._load(table_id)
+        if table is not None:
+            self._schedule(table)
+
     async def _reload(self, table: Table) -> bool:
         """Reload ``table`` in place from the database (lock held) and publish what changed."""
         before_version, before_entries = table.version, len(table.entries)
