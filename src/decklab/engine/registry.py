@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copyreg
 import importlib
+from collections.abc import Callable
 
 from decklab.engine.errors import excerpt
 from decklab.engine.info import GameInfo
@@ -53,7 +54,7 @@ def game_info(name: str) -> GameInfo:
     return get_game(name).info
 
 
-def _pickle_info(info: GameInfo) -> tuple[object, tuple[str]]:
+def _pickle_info(info: GameInfo) -> tuple[Callable[[str], GameInfo], tuple[str]]:
     # Pickled by name (an adapter's state may be pickled, e.g. by OpenSpiel's
     # serialization): a compiled frozen dataclass cannot be rebuilt field by field.
     # The package's __init__ imports this module, so this holds wherever a GameInfo exists.

@@ -25,7 +25,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from decklab.bots.base import AgentSpecError, is_fair, make_agent
+from decklab.bots.registry import is_fair, make_agent
+from decklab.bots.spec import AgentSpecError
 from decklab.engine import records
 from decklab.engine.errors import DecklabError, OptionError, RecordError
 from decklab.engine.registry import game_names, get_game
