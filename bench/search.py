@@ -31,9 +31,9 @@ from rich.console import Console
 from rich.table import Table
 
 from decklab.bots import make_agent
-from decklab.bots.base import format_spec
 from decklab.bots.greedy import game_greedy
 from decklab.bots.ismcts import GUIDED
+from decklab.bots.spec import format_spec
 from decklab.engine.registry import game_names, get_game
 from decklab.engine.state import GameState
 from peer import SERVE_FLAG, serve, start_peer  # bench/peer.py (the script's own folder)

@@ -10,7 +10,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from decklab.bots.registry import split_players
+from decklab.bots.spec import split_players
 from decklab.engine.errors import DecklabError
 from decklab.lab import stats
 from decklab.lab.arena import (

@@ -148,3 +148,26 @@ def test_seeded_games_replay_identically(seed: int) -> None:
         state.apply(seat, rng.choice(state.legal_actions(seat)))
     again, _ = records.replay(records.make_record(state))
     assert again.scores() == state.scores() and again.history == state.history
+
+
+def test_game_info_pickles_by_name_as_the_registered_one() -> None:
+    """A GameInfo travels by its game's name (an adapter's state may be pickled), in a
+    process that loaded only the game's module too, and comes back as the game's own."""
+    import pickle
+    import subprocess
+    import sys
+
+    from decklab.engine.registry import game_names, get_game
+
+    for name in game_names():
+        info = get_game(name).info
+        assert pickle.loads(pickle.dumps(info)) is info
+    code = (
+        "import pickle\n"
+        "from decklab.games.cabin.state import CabinState\n"
+        "data = pickle.dumps(CabinState.info)\n"
+        "assert pickle.loads(data) is CabinState.info\n"
+        "assert b'game_info' in data and b'resolve_options' not in data\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr

@@ -68,7 +68,7 @@ def _new_state(
 def _player_specs(players: str | None) -> list[str] | None:
     """``--players`` as specs, names lower-cased (``HUMAN`` is human); a clear error
     for an empty entry (``human,``)."""
-    from decklab.bots.registry import split_players
+    from decklab.bots.spec import split_players
 
     if players is None:
         return None

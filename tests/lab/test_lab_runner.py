@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from decklab.bots.base import AgentSpecError, agent_entries
+from decklab.bots.registry import agent_entries
+from decklab.bots.spec import AgentSpecError
 from decklab.engine.errors import DecklabError
 from decklab.engine.registry import get_game
 from decklab.lab.agents import RestrictedAgent, build_agent, split_restriction

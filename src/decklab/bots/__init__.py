@@ -7,19 +7,10 @@ from spec strings (``random``, ``greedy``, ``ismcts:iters=2000,c=0.7``,
 ``cheat`` sees everything and is for analysis only.
 """
 
-from decklab.bots.base import (
-    Agent,
-    AgentSpecError,
-    Hint,
-    agent_entries,
-    agent_names,
-    is_fair,
-    make_agent,
-    parse_spec,
-    register_agent,
-    with_seed,
-)
+from decklab.bots.base import Agent, Hint
 from decklab.bots.random_agent import RandomAgent
+from decklab.bots.registry import agent_entries, agent_names, is_fair, make_agent, register_agent
+from decklab.bots.spec import AgentSpecError, parse_spec, with_seed
 
 __all__ = [
     "Agent",

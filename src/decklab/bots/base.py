@@ -1,9 +1,11 @@
-"""The agent interface, hints, and the spec strings that name agents.
+"""The agent interface, hints, and the parameters agents declare.
 
-An agent is built from a spec string (``ismcts:iters=2000,c=0.7``) so that the
-command line, the arena and the server name players the same way. Every agent
-declares its parameters once (:class:`Param`); parsing, the error for a bad
-value and the one-line help in ``decklab bots`` all come from that declaration.
+An agent is built from a spec string (``ismcts:iters=2000,c=0.7``,
+:mod:`decklab.bots.spec`) by the registry (:mod:`decklab.bots.registry`, which
+imports this module and not the other way round) so that the command line, the
+arena and the server name players the same way. Every agent declares its
+parameters once (:class:`Param`); parsing, the error for a bad value and the
+one-line help in ``decklab bots`` all come from that declaration.
 """
 
 from __future__ import annotations
@@ -16,21 +18,7 @@ from typing import Any, ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
-# The registry lives in decklab.bots.registry, which imports no agent module
-# (it names them in a lazy table); these names stay importable from here.
-from decklab.bots.registry import (
-    AgentEntry,
-    AgentFactory,
-    AgentSpecError,
-    agent_entries,
-    agent_names,
-    format_spec,
-    is_fair,
-    make_agent,
-    parse_spec,
-    register_agent,
-    with_seed,
-)
+from decklab.bots.spec import AgentSpecError
 from decklab.engine.state import GameState
 
 
@@ -163,19 +151,8 @@ def make_rng(seed: int | None) -> random.Random:
 __all__ = [
     "SEED",
     "Agent",
-    "AgentEntry",
-    "AgentFactory",
-    "AgentSpecError",
     "Hint",
     "Param",
-    "agent_entries",
-    "agent_names",
-    "format_spec",
-    "is_fair",
-    "make_agent",
     "make_rng",
     "parse_params",
-    "parse_spec",
-    "register_agent",
-    "with_seed",
 ]

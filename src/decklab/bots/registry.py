@@ -1,6 +1,7 @@
-"""Agents by name, and the spec strings that name them (``ismcts:iters=2000,c=0.7``).
+"""Agents by name: the spec strings that name them (:mod:`decklab.bots.spec`) built into agents.
 
-One direction only: this module imports no agent. The built-in agents are
+One direction only: this module imports no agent, only their interface
+(:mod:`decklab.bots.base`, which imports nothing of this). The built-in agents are
 named in :data:`BUILTIN_AGENTS` by module path, and a module is imported the
 first time an agent it holds is asked for; on import it calls
 :func:`register_agent`. So listing agents or building ``random`` does not load
@@ -10,19 +11,12 @@ the search code, and no agent module is imported by the module it imports.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from decklab.engine.errors import DecklabError, excerpt
-
-if TYPE_CHECKING:
-    from decklab.bots.base import Agent, Param
-
-
-class AgentSpecError(DecklabError):
-    """An agent spec that names no agent or gives it a bad parameter."""
-
+from decklab.bots.base import Agent, Param
+from decklab.bots.spec import AgentSpecError, parse_spec
+from decklab.engine.errors import excerpt
 
 BUILTIN_AGENTS: dict[str, str] = {
     "random": "decklab.bots.random_agent",
@@ -37,7 +31,7 @@ BUILTIN_AGENTS: dict[str, str] = {
 NOT_AGENTS = {"human": "a person at the table (decklab play), not a bot"}
 """Names that people type as players but are not agents: a clearer error for them."""
 
-AgentFactory = Callable[[dict[str, str]], "Agent"]
+AgentFactory = Callable[[dict[str, str]], Agent]
 
 
 @dataclass(frozen=True)
@@ -109,65 +103,7 @@ def is_fair(spec: str) -> bool:
     return _entry(name).fair
 
 
-def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """``"ismcts:iters=2000,c=0.7"`` → ``("ismcts", {"iters": "2000", "c": "0.7"})``.
-
-    Names and parameter keys are case-insensitive (``ISMCTS:Iters=5``)."""
-    name, _, rest = spec.strip().partition(":")
-    params: dict[str, str] = {}
-    for part in filter(None, (p.strip() for p in rest.split(","))):
-        key, sep, value = part.partition("=")
-        if not sep or not key.strip():
-            raise AgentSpecError(
-                f"agent parameters are key=value, not {excerpt(part, 30)!r} in {excerpt(spec)!r}"
-            )
-        if key.strip().lower() in params:
-            raise AgentSpecError(f"parameter {key.strip()!r} is given twice in {excerpt(spec)!r}")
-        params[key.strip().lower()] = value.strip()
-    if not name.strip():
-        if not spec.strip():
-            raise AgentSpecError("an empty player in the list (a stray comma?)")
-        raise AgentSpecError(f"an agent spec starts with the agent's name, not {excerpt(spec)!r}")
-    return name.strip().lower(), params
-
-
-def format_spec(name: str, params: Mapping[str, str]) -> str:
-    """The inverse of :func:`parse_spec`."""
-    if not params:
-        return name
-    return name + ":" + ",".join(f"{k}={v}" for k, v in params.items())
-
-
-def with_seed(spec: str, seed: int) -> str:
-    """``spec`` with ``seed=`` set to ``seed`` (replacing any seed it had)."""
-    name, params = parse_spec(spec)
-    params["seed"] = str(seed)
-    return format_spec(name, params)
-
-
 def make_agent(spec: str) -> Agent:
     """Build an agent from its spec string, with a clear error for an unknown one."""
     name, params = parse_spec(spec)
     return _entry(name).factory(params)
-
-
-def split_players(text: str) -> list[str]:
-    """``--players`` text into specs, one per seat, names lower-cased.
-
-    ``ismcts:iters=500,c=0.7,random`` is two specs: a part with ``=`` and no
-    ``:`` continues the spec before it. An empty entry (``human,``) is an error
-    naming the stray comma rather than a confusing "no agent named ''".
-    """
-    specs: list[str] = []
-    for index, part in enumerate(p.strip() for p in text.split(",")):
-        if not part:
-            raise AgentSpecError(
-                f"--players {excerpt(text)!r} has an empty entry at position {index + 1} "
-                "(a stray comma?)"
-            )
-        if specs and "=" in part and ":" not in part:
-            specs[-1] += "," + part
-        else:
-            name, sep, rest = part.partition(":")
-            specs.append(name.strip().lower() + sep + rest)
-    return specs

@@ -153,11 +153,6 @@ class GameInfo:
     def __deepcopy__(self, memo: dict[int, Any]) -> GameInfo:
         return self  # immutable; see Option.__deepcopy__
 
-    def __reduce__(self) -> tuple[Any, tuple[str]]:
-        # Pickled by name (an adapter's state may be pickled, e.g. by OpenSpiel's
-        # serialization): a compiled frozen dataclass cannot be rebuilt field by field.
-        return (info_of, (self.name,))
-
     def option(self, name: str) -> Option:
         for opt in self.options:
             if opt.name == name:
@@ -204,10 +199,3 @@ def parse_option_pairs(pairs: list[str] | None) -> dict[str, str]:
             raise OptionError(f"options are written key=value, not {excerpt(pair)}")
         out[key.strip()] = value.strip()
     return out
-
-
-def info_of(name: str) -> GameInfo:
-    """The :class:`GameInfo` of the registered game ``name`` (how a pickled one comes back)."""
-    from decklab.engine.registry import get_game
-
-    return get_game(name).info

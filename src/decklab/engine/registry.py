@@ -5,18 +5,23 @@ loading one does not import all five. The built-in table is
 :data:`decklab.games.catalog.GAMES`, a module that imports nothing; other games
 can be added with :func:`register`. Nothing here imports a game module except on
 demand, and no game module imports this one, so the two never form a circle.
+
+A :class:`GameInfo` is pickled by its game's name and comes back as the
+registered game's own (:func:`game_info`); the registry says so with
+:mod:`copyreg`, because :mod:`decklab.engine.info` sits below the states and
+this module, and must not import them.
 """
 
 from __future__ import annotations
 
+import copyreg
 import importlib
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from decklab.engine.errors import excerpt
+from decklab.engine.info import GameInfo
+from decklab.engine.state import GameState
 from decklab.games.catalog import GAMES
-
-if TYPE_CHECKING:
-    from decklab.engine.state import GameState
 
 _ENTRIES: dict[str, str] = dict(GAMES)
 _LOADED: dict[str, type[GameState]] = {}
@@ -42,3 +47,18 @@ def get_game(name: str) -> type[GameState]:
         module = importlib.import_module(module_name)
         _LOADED[key] = getattr(module, cls_name)
     return _LOADED[key]
+
+
+def game_info(name: str) -> GameInfo:
+    """The :class:`GameInfo` of the registered game ``name`` (how a pickled one comes back)."""
+    return get_game(name).info
+
+
+def _pickle_info(info: GameInfo) -> tuple[Callable[[str], GameInfo], tuple[str]]:
+    # Pickled by name (an adapter's state may be pickled, e.g. by OpenSpiel's
+    # serialization): a compiled frozen dataclass cannot be rebuilt field by field.
+    # The package's __init__ imports this module, so this holds wherever a GameInfo exists.
+    return (game_info, (info.name,))
+
+
+copyreg.pickle(GameInfo, _pickle_info)

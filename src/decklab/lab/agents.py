@@ -21,7 +21,9 @@ from __future__ import annotations
 import random
 import re
 
-from decklab.bots.base import Agent, AgentSpecError, format_spec, make_agent, parse_spec
+from decklab.bots.base import Agent
+from decklab.bots.registry import make_agent
+from decklab.bots.spec import AgentSpecError, format_spec, parse_spec
 from decklab.engine.state import GameState
 
 RESTRICT = "restrict"

@@ -28,7 +28,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from decklab.bots.base import is_fair, with_seed
+from decklab.bots.registry import is_fair
+from decklab.bots.spec import with_seed
 from decklab.engine.errors import DecklabError
 from decklab.engine.registry import get_game
 from decklab.engine.state import seat_name

@@ -13,8 +13,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from decklab.bots.base import AgentEntry, Param, agent_entries
-from decklab.bots.registry import split_players
+from decklab.bots.base import Param
+from decklab.bots.registry import AgentEntry, agent_entries
+from decklab.bots.spec import split_players
 from decklab.engine.errors import DecklabError
 from decklab.engine.info import parse_option_pairs
 from decklab.engine.registry import get_game
@@ -188,7 +189,7 @@ def check_arena_players(game: str, specs: list[str]) -> list[str]:
     solo game, where several agents each play every deal alone (a comparison).
     A shorter list is cycled over the seats, as the help says.
     """
-    from decklab.bots.registry import AgentSpecError, parse_spec
+    from decklab.bots.spec import AgentSpecError, parse_spec
 
     try:
         info = get_game(game).info

@@ -15,7 +15,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from decklab.bots.registry import split_players
+from decklab.bots.spec import split_players
 from decklab.engine.errors import DecklabError
 from decklab.engine.info import parse_option_pairs
 from decklab.lab.runner import Backend

@@ -39,7 +39,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import decklab
-from decklab.bots.base import Agent, parse_spec
+from decklab.bots.base import Agent
+from decklab.bots.spec import parse_spec
 from decklab.engine.chance import Rng
 from decklab.engine.errors import DecklabError
 from decklab.engine.registry import get_game

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import decklab
-from decklab.bots.base import format_spec, parse_spec
+from decklab.bots.spec import format_spec, parse_spec
 from decklab.engine.errors import DecklabError
 from decklab.lab import metrics
 from decklab.lab.runner import LOCAL, MANIFEST, Backend, make_plan

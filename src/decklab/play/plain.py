@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from decklab import cards
-from decklab.bots.base import Agent, make_agent
+from decklab.bots.base import Agent
+from decklab.bots.registry import make_agent
 from decklab.engine import story
 from decklab.engine.errors import IllegalAction
 from decklab.engine.state import GameState, seat_name

@@ -20,7 +20,8 @@ from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import TypeVar
 
-from decklab.bots.base import Agent, make_agent
+from decklab.bots.base import Agent
+from decklab.bots.registry import make_agent
 from decklab.engine.state import GameState
 
 _AGENTS: dict[str, Agent] = {}

@@ -8,14 +8,50 @@ may accept an intent (the version check in the same transaction as the write
 keeps them from both committing the same version), and every change is
 announced with NOTIFY so that the other processes reload the table and tell
 their own connections at once.
+
+A coordinator knows the service only as a :class:`TableHost`, the few things it
+asks of it: the service imports this module to hold a coordinator, so this one
+naming the service would make the two a circle.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from decklab.server.service import TableService
+
+class Versioned(Protocol):
+    """A table as a coordinator sees it: its version, to tell the other processes."""
+
+    @property
+    def version(self) -> int: ...
+
+
+class TableIds(Protocol):
+    """The store as a coordinator sees it: which tables are still being played."""
+
+    def unfinished(self) -> list[str]: ...
+
+
+class TableHost(Protocol):
+    """What a coordinator asks of the service whose tables it shares
+    (:class:`decklab.server.service.TableService` is one)."""
+
+    @property
+    def tables(self) -> Mapping[str, Versioned]:
+        """The tables this process holds in memory, by id."""
+
+    @property
+    def store(self) -> TableIds: ...
+
+    async def refresh(self, table_id: str) -> None:
+        """Another process changed the table: catch it up and tell its listeners."""
+
+    def remote_chat(self, table_id: str, message: dict[str, Any]) -> None:
+        """Another process took a chat message for the table: tell its listeners."""
+
+    async def adopt(self, table_id: str) -> None:
+        """This process just claimed the table: load it and set its bots and clocks going."""
 
 
 class Coordinator:
@@ -23,7 +59,7 @@ class Coordinator:
 
     shared = False
 
-    async def start(self, service: TableService) -> None:
+    async def start(self, service: TableHost) -> None:
         self.service = service
 
     async def claim(self, table_id: str) -> bool:

@@ -28,15 +28,12 @@ import logging
 import os
 import secrets
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import psycopg
 from sqlalchemy.engine import make_url
 
-from decklab.server.coordination import Coordinator
-
-if TYPE_CHECKING:
-    from decklab.server.service import TableService
+from decklab.server.coordination import Coordinator, TableHost
 
 log = logging.getLogger("decklab.server.pg")
 CHANNEL = "decklab"
@@ -86,7 +83,7 @@ class PgCoordinator(Coordinator):
         self.clock = time.monotonic
         self._listening_since = float("-inf")
 
-    async def start(self, service: TableService) -> None:
+    async def start(self, service: TableHost) -> None:
         self.service = service
         self._control = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
         self._listen = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
@@ -258,9 +255,7 @@ class PgCoordinator(Coordinator):
                     ids = await asyncio.to_thread(self.service.store.unfinished)
                     for table_id in ids:
                         if table_id not in self.owned and await self.claim(table_id):
-                            table = await self.service._load(table_id)
-                            if table is not None:
-                                self.service._schedule(table)
+                            await self.service.adopt(table_id)
                 except Exception:
                     log.exception("sweep failed")
         except asyncio.CancelledError:

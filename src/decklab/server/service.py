@@ -25,7 +25,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from decklab.bots.base import AgentSpecError, is_fair, make_agent
+from decklab.bots.registry import is_fair, make_agent
+from decklab.bots.spec import AgentSpecError
 from decklab.engine import records
 from decklab.engine.errors import DecklabError, OptionError, RecordError
 from decklab.engine.registry import game_names, get_game
@@ -518,6 +519,13 @@ class TableService:
         async with table.lock:
             changed = await self._reload(table)
         if changed:
+            self._schedule(table)
+
+    async def adopt(self, table_id: str) -> None:
+        """This process just claimed the table (its driver is gone): load it and set its
+        bots and clocks going."""
+        table = await self._load(table_id)
+        if table is not None:
             self._schedule(table)
 
     async def _reload(self, table: Table) -> bool:

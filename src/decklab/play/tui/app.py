@@ -25,7 +25,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, LoadingIndicator, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
-from decklab.bots.base import Agent, Hint, make_agent
+from decklab.bots.base import Agent, Hint
+from decklab.bots.registry import make_agent
 from decklab.engine import story
 from decklab.engine.registry import get_game
 from decklab.engine.state import GameState, seat_name

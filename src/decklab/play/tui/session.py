@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from decklab import cards
-from decklab.bots.base import Agent, make_agent, parse_spec
+from decklab.bots.base import Agent
+from decklab.bots.registry import make_agent
+from decklab.bots.spec import parse_spec
 from decklab.engine import records, story
 from decklab.engine.layout import Table, table_function
 from decklab.engine.state import CHANCE, GameState, Viewer, seat_name
