@@ -258,7 +258,11 @@ def _rest_answers(
     answers.append(records.make_record(state, players={"p1": "a"}, viewer=viewer, date="d"))
     for step in range(len(played) + 1):
         past, entries = rebuild(
-            type(state), state.num_players, state.options, state.initial_setup or {}, None,
+            type(state),
+            state.num_players,
+            state.options,
+            state.initial_setup or {},
+            None,
             played[:step],
         )
         answers.append(frames.log_for(past, entries, viewer))

@@ -33,9 +33,7 @@ def _ws(stack: ExitStack, server: ForkedServer, table: str, token: str | None = 
 
 def _two_people(base: str) -> tuple[str, list[str]]:
     """A table for two made through ``base``, both seats taken; its id and the tokens."""
-    table = httpx.post(f"{base}/api/tables", json={"game": two_player(), "players": 2}).json()[
-        "id"
-    ]
+    table = httpx.post(f"{base}/api/tables", json={"game": two_player(), "players": 2}).json()["id"]
     tokens = [
         httpx.post(
             f"{base}/api/tables/{table}/join", json={"seat": f"p{i}", "nickname": f"n{i}"}

@@ -10,16 +10,20 @@ from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import hashlib
 import json
 import random
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
+from typer.testing import CliRunner
 
+from decklab import cli
 from decklab.engine import records
 from decklab.engine.errors import DecklabError
 from decklab.engine.registry import game_names, get_game
@@ -112,10 +116,8 @@ def _candidates(answers: list[Any]) -> tuple[set[int], set[bytes]]:
                     raw.append(bytes.fromhex(word))
             if len(word) >= 8:
                 for decode in (base64.urlsafe_b64decode, base64.b64decode):
-                    try:
+                    with contextlib.suppress(binascii.Error, ValueError):
                         raw.append(decode(word + "=" * (-len(word) % 4)))
-                    except (binascii.Error, ValueError):
-                        pass
             for data in raw:
                 if data:
                     seeds.update({int.from_bytes(data, "big") & MASK})
@@ -158,7 +160,9 @@ def _everything(
         _get(client, f"{base}/hint", answers, token)  # refused: not a game alone
         for step in range(summary["actions"] + 1):
             _get(client, f"{base}/replay?step={step}", answers, token)
-        answers.append(client.post(f"{base}/undo", json={"version": 0}, headers=auth(token or "x")).json())
+        answers.append(
+            client.post(f"{base}/undo", json={"version": 0}, headers=auth(token or "x")).json()
+        )
     _get(client, "/api/stats/p1", answers)
     answers.append(
         client.post(
@@ -293,7 +297,9 @@ async def test_tables_of_several_deal_from_their_own_128_bit_secret(
     assert summary["deal"] is None and summary["deal_secret"] is None
 
 
-async def _play_to_chance(service: TableService, table_id: str, tokens: list[str], upto: int) -> None:
+async def _play_to_chance(
+    service: TableService, table_id: str, tokens: list[str], upto: int
+) -> None:
     """Random moves by the people until action number ``upto`` is stored."""
     rng = random.Random(7)
     for _ in range(400):
@@ -380,7 +386,7 @@ async def test_chance_after_the_deal_is_fresh_and_survives_a_restart(
 
 
 def test_a_finished_game_reveals_its_secret_which_verifies_the_record(
-    client: TestClient,
+    client: TestClient, tmp_path: Path
 ) -> None:
     game = HIDDEN_DEALS[0]
     n = max(2, get_game(game).info.min_players)
@@ -408,3 +414,12 @@ def test_a_finished_game_reveals_its_secret_which_verifies_the_record(
     cut["actions"] = cut["actions"][:-1]
     with pytest.raises(dealing.DealMismatch):
         dealing.verify_record(cut, secret)
+    # the same from the command line
+    good, bad = tmp_path / "good.json", tmp_path / "bad.json"
+    records.save(good, record)
+    records.save(bad, tampered)
+    runner = CliRunner()
+    ok = runner.invoke(cli.app, ["verify-deal", str(good), secret, "--commitment", commitment])
+    assert ok.exit_code == 0 and "verified" in ok.output, ok.output
+    refused = runner.invoke(cli.app, ["verify-deal", str(bad), secret])
+    assert refused.exit_code == 1 and "not verified" in refused.output
