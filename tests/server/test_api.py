@@ -50,8 +50,9 @@ def test_oversized_body_refused(client: TestClient) -> None:
 
 
 def test_create_join_play_record_replay(client: TestClient) -> None:
-    table = new_table(client, game=GAME, players=2, deal=11)
-    assert table["status"] == "waiting" and table["deal"] == 11
+    table = new_table(client, game=GAME, players=2)
+    assert table["status"] == "waiting" and table["deal"] is None  # a deal only alone
+    assert len(table["deal_commitment"]) == 64 and table["deal_secret"] is None
     assert any(t["id"] == table["id"] for t in client.get("/api/tables").json())
     tokens = [join(client, table["id"], f"p{i}", f"n{i}") for i in (1, 2)]
     # a taken seat, a forged token, a spectator acting: refused, nothing changes

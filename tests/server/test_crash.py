@@ -137,7 +137,7 @@ def _tables(server: ServerProcess) -> list[tuple[str, list[Seat]]]:
         ]
         made = httpx.post(
             f"{server.base}/api/tables",
-            json={"game": info.name, "seats": seats, "deal": k},
+            json={"game": info.name, "seats": seats, **({"deal": k} if n == 1 else {})},
             timeout=10,
         ).json()
         people = []

@@ -67,7 +67,7 @@ def test_malformed_frames_get_errors_and_change_nothing(
     client = roomy_client
     table = getattr(client, "_fuzz_table", None)
     if table is None:
-        made = new_table(client, game=two_player(), players=2, deal=1)
+        made = new_table(client, game=two_player(), players=2)
         token = join(client, made["id"], "p1")
         join(client, made["id"], "p2")
         client._fuzz_table = table = (made["id"], token)  # type: ignore[attr-defined]

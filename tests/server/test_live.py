@@ -18,7 +18,7 @@ URL = "/api/tables/{}/live"
 
 
 def _two_people(client: TestClient, **body: object) -> tuple[str, list[str]]:
-    table = new_table(client, game=GAME, players=2, deal=21, **body)
+    table = new_table(client, game=GAME, players=2, **body)
     return table["id"], [
         join(client, table["id"], "p1", "ann"),
         join(client, table["id"], "p2", "bob"),

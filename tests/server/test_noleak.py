@@ -181,3 +181,171 @@ def test_the_differential_test_bites(monkeypatch: pytest.MonkeyPatch) -> None:
         except AssertionError:
             caught += 1
     assert caught >= 2
+
+
+# ------------------------------------------------- REST answers (summary, record, replay)
+REST_GAMES_PER_GAME = 12
+Path = tuple[object, ...]
+
+
+def _hidden_spots(full: object, seen: object, path: Path = ()) -> list[tuple[Path, str]]:
+    """Where ``seen`` (a redacted setup) hides a card of ``full``: (path, card)."""
+    if isinstance(full, dict) and isinstance(seen, dict):
+        return [s for k in full for s in _hidden_spots(full[k], seen.get(k), (*path, k))]
+    if isinstance(full, list) and isinstance(seen, list) and len(full) == len(seen):
+        return [s for i, v in enumerate(full) for s in _hidden_spots(v, seen[i], (*path, i))]
+    if isinstance(full, str) and isinstance(seen, str):
+        words, hidden = full.split(), seen.split()
+        if len(words) == len(hidden):
+            return [((*path, -1 - i), w) for i, w in enumerate(words) if hidden[i] == "??" != w]
+    return []
+
+
+def _put(setup: dict[str, object], spot: Path, card: str) -> None:
+    *outer, last = spot
+    holder: object = setup
+    for key in outer[:-1] if isinstance(last, int) and last < 0 else outer:
+        holder = holder[key]  # type: ignore[index]
+    if isinstance(last, int) and last < 0:  # a card inside a space-separated string
+        words = holder[outer[-1]].split()  # type: ignore[index]
+        words[-1 - last] = card
+        holder[outer[-1]] = " ".join(words)  # type: ignore[index]
+    else:
+        holder[last] = card  # type: ignore[index]
+
+
+def _other_deal(state: GameState, viewer: int, rng: random.Random) -> GameState | None:
+    """A deal that looks to ``viewer`` the same as ``state``'s: its hidden cards shuffled
+    among the places hidden from it (all of them, else within each part of the setup)."""
+    import copy
+
+    full = state.initial_setup
+    assert full is not None
+    spots = _hidden_spots(full, state.redact_setup(copy.deepcopy(full), viewer))
+    groups = [spots, *([s for s in spots if s[0][0] == key] for key in full)]
+    for group in groups:
+        cards = [card for _, card in group]
+        if len(set(cards)) < 2:
+            continue
+        rng.shuffle(cards)
+        setup = copy.deepcopy(full)
+        for (spot, _), card in zip(group, cards, strict=True):
+            _put(setup, spot, card)
+        try:
+            other = type(state).from_setup(state.num_players, state.options, setup)
+        except DecklabError:
+            continue
+        if other.view(viewer) == state.view(viewer) and other.initial_setup != full:
+            return other
+    return None
+
+
+def _rest_answers(
+    service: TableService,
+    state: GameState,
+    played: list[tuple[int, str, list[str]]],
+    viewer: int | None,
+) -> str:
+    """Everything the REST API answers ``viewer`` about a table in ``state`` (after the
+    actions ``played``): its summary, the record copy and the replay at every step."""
+    from decklab.engine import records
+    from decklab.server import frames
+    from decklab.server.service import rebuild
+
+    table = _table(state)
+    table.actions, table.seed = len(played), state.seed  # B's seed is unknown: None
+    answers: list[object] = [service.summary(table)]
+    answers.append(records.make_record(state, players={"p1": "a"}, viewer=viewer, date="d"))
+    for step in range(len(played) + 1):
+        past, entries = rebuild(
+            type(state),
+            state.num_players,
+            state.options,
+            state.initial_setup or {},
+            None,
+            played[:step],
+        )
+        answers.append(frames.log_for(past, entries, viewer))
+        answers.append(frames.game_part(past, viewer, acting=False))
+    return encode({"answers": answers})
+
+
+def _rest_differential(game: str, games: int) -> int:
+    cls = get_game(game)
+    n = cls.info.min_players
+    service = TableService(Store(make_engine("sqlite://")))
+    compared = 0
+    for g in range(games):
+        rng = random.Random(g)
+        a = cls.new(n, seed=g)
+        viewer = rng.randrange(n)
+        b = _other_deal(a, viewer, rng)
+        if b is None:
+            continue
+        played_a: list[tuple[int, str, list[str]]] = []
+        played_b: list[tuple[int, str, list[str]]] = []
+        for _ in range(rng.randrange(1, 12)):
+            if a.is_terminal():
+                break
+            actor = a.to_act()[0]
+            action = rng.choice(a.legal_actions(actor))
+            after_a, entries_a = _step(a, actor, action, None)
+            chance = [e.text for e in entries_a if e.actor == CHANCE]
+            counterpart = _counterpart(b, actor, action, chance, after_a.view(viewer), viewer, rng)
+            if counterpart is None:
+                break  # the move showed the seat hidden cards: nothing more to compare
+            after_b, _ = counterpart
+            played_a.append((actor, a.action_to_string(actor, action), chance))
+            action_b = after_b.history[len(b.history)][1]
+            played_b.append((actor, b.action_to_string(actor, action_b), chance))
+            a, b = after_a, after_b
+        for seen_by in (viewer, None):
+            assert _rest_answers(service, a, played_a, seen_by) == _rest_answers(
+                service, b, played_b, seen_by
+            ), f"{game} game {g}: a REST answer for {seen_by} tells what it may not see"
+        compared += 1
+    return compared
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_rest_answers_identical_when_only_hidden_cards_differ(game: str) -> None:
+    """The table summary, a seat's or a spectator's record copy and the replays at every
+    step are the same for two deals that differ only in cards hidden from that seat."""
+    info = get_game(game).info
+    if get_game(game).new(info.min_players, seed=1).initial_setup == {}:
+        pytest.skip("nothing is dealt: there is no hidden deal to tell apart")
+    if info.max_players == 1:
+        pytest.skip("a game played alone shows its deal number by design (docs/server.md)")
+    assert _rest_differential(game, REST_GAMES_PER_GAME) >= REST_GAMES_PER_GAME // 2
+
+
+def test_the_rest_differential_bites(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the setup unredacted in record copies, or the deal in the summary, the REST
+    comparison catches it."""
+    dealt = [
+        g
+        for g in game_names()
+        if get_game(g).info.max_players > 1
+        and get_game(g).new(get_game(g).info.min_players).initial_setup
+    ]
+    from decklab.engine import records
+
+    make_record = records.make_record
+    monkeypatch.setattr(
+        records,
+        "make_record",
+        lambda state, players=None, viewer=None, date=None: make_record(state, players, date=date),
+    )
+    for game in dealt:
+        with pytest.raises(AssertionError):
+            _rest_differential(game, 4)
+    monkeypatch.undo()
+    summary = TableService.summary
+    monkeypatch.setattr(
+        TableService,
+        "summary",
+        lambda self, table: {**summary(self, table), "deal": str(table.state.initial_setup)},
+    )
+    for game in dealt:
+        with pytest.raises(AssertionError):
+            _rest_differential(game, 4)

@@ -31,11 +31,9 @@ def _ws(stack: ExitStack, server: ForkedServer, table: str, token: str | None = 
     return ws
 
 
-def _two_people(base: str, deal: int) -> tuple[str, list[str]]:
+def _two_people(base: str) -> tuple[str, list[str]]:
     """A table for two made through ``base``, both seats taken; its id and the tokens."""
-    table = httpx.post(
-        f"{base}/api/tables", json={"game": two_player(), "players": 2, "deal": deal}
-    ).json()["id"]
+    table = httpx.post(f"{base}/api/tables", json={"game": two_player(), "players": 2}).json()["id"]
     tokens = [
         httpx.post(
             f"{base}/api/tables/{table}/join", json={"seat": f"p{i}", "nickname": f"n{i}"}
@@ -60,7 +58,7 @@ def test_two_processes_share_tables(pg_server: pgserver.PgServer, tmp_path: Path
     try:
         a.start()
         b.start()
-        table, tokens = _two_people(a.base, deal=2)
+        table, tokens = _two_people(a.base)
         watcher = _ws(stack, b, table)  # a spectator on process B
         state = httpx.get(f"{a.base}/api/tables/{table}/state").json()["state"]
         seat = int(state["to_act"][0][1:]) - 1
@@ -141,7 +139,7 @@ def test_bots_of_a_table_are_driven_by_one_process(
         b.start()
         made = httpx.post(
             f"{b.base}/api/tables",
-            json={"game": two_player(), "seats": [{"kind": "bot", "bot": "random"}] * 2, "deal": 3},
+            json={"game": two_player(), "seats": [{"kind": "bot", "bot": "random"}] * 2},
         ).json()
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
@@ -224,7 +222,7 @@ def test_serve_processes_two_share_the_port(pg_server: pgserver.PgServer, tmp_pa
     try:
         server.start(wait=120)
         assert len(server.wait_for_processes(2)) == 2
-        table, tokens = _two_people(server.base, deal=5)
+        table, tokens = _two_people(server.base)
         live = f"ws://127.0.0.1:{server.port}/api/tables/{table}/live"
         watchers = _one_on_each(stack, live, None)
         players = [_one_on_each(stack, live, token) for token in tokens]
@@ -310,7 +308,7 @@ def test_a_lone_process_keeps_its_notes_until_another_is_heard(
         try:
             a.start()
             started = time.monotonic()
-            table, tokens = _two_people(a.base, deal=4)
+            table, tokens = _two_people(a.base)
             # just started, it announces everything (others may not have said "here"
             # yet); alone past that, it keeps its notices to itself
             time.sleep(max(0.0, started + STARTUP_S + 0.5 - time.monotonic()))

@@ -42,7 +42,7 @@ async def test_full_game_humans_and_bots(service: TableService, game: str) -> No
     n = info.min_players
     humans = min(2, n)
     seats = [SeatSpec() for _ in range(humans)] + [SeatSpec("greedy") for _ in range(n - humans)]
-    table = await service.create_table(game, n, seats, deal=7)
+    table = await service.create_table(game, n, seats, deal=7 if n == 1 else None)
     assert table.status == "waiting"
     tokens = [
         (await service.join(table.id, f"p{i + 1}", f"player {i + 1}"))[1] for i in range(humans)
@@ -67,7 +67,7 @@ async def test_rebuild_from_database_after_restart(
     database_url: str, service: TableService
 ) -> None:
     """A restarted service rebuilds an unfinished table exactly from the stored actions."""
-    table = await service.create_table(GAMES[0], None, [], deal=3)
+    table = await service.create_table(GAMES[0], None, [])
     n = table.state.num_players
     tokens = [(await service.join(table.id, f"p{i + 1}", f"n{i}"))[1] for i in range(n)]
     rng = random.Random(1)
@@ -103,7 +103,7 @@ async def test_rebuild_from_database_after_restart(
 
 
 async def test_duplicate_and_stale_intents(service: TableService) -> None:
-    table = await service.create_table(GAMES[0], None, [], deal=5)
+    table = await service.create_table(GAMES[0], None, [])
     n = table.state.num_players
     tokens = [(await service.join(table.id, f"p{i + 1}", f"n{i}"))[1] for i in range(n)]
     seat = table.state.to_act()[0]
@@ -124,7 +124,7 @@ async def test_duplicate_and_stale_intents(service: TableService) -> None:
 
 
 async def test_illegal_intent_changes_nothing(service: TableService) -> None:
-    table = await service.create_table(GAMES[0], None, [], deal=5)
+    table = await service.create_table(GAMES[0], None, [])
     n = table.state.num_players
     tokens = [(await service.join(table.id, f"p{i + 1}", f"n{i}"))[1] for i in range(n)]
     seat = table.state.to_act()[0]
@@ -145,7 +145,7 @@ async def test_illegal_intent_changes_nothing(service: TableService) -> None:
 
 
 async def test_tokens_forged_other_seat_and_spectator(service: TableService) -> None:
-    table = await service.create_table(GAMES[0], None, [], deal=5)
+    table = await service.create_table(GAMES[0], None, [])
     n = table.state.num_players
     tokens = [(await service.join(table.id, f"p{i + 1}", f"n{i}"))[1] for i in range(n)]
     seat = table.state.to_act()[0]
@@ -169,7 +169,7 @@ async def test_tokens_forged_other_seat_and_spectator(service: TableService) -> 
 
 
 async def test_seat_taken_and_bad_requests(service: TableService) -> None:
-    table = await service.create_table(GAMES[0], None, [], deal=5)
+    table = await service.create_table(GAMES[0], None, [])
     await service.join(table.id, "p1", "ann")
     for call, code in [
         (service.join(table.id, "p1", "bob"), "seat_taken"),
@@ -187,7 +187,7 @@ async def test_seat_taken_and_bad_requests(service: TableService) -> None:
 
 
 async def test_chat_seated_only_limited_and_stored(service: TableService) -> None:
-    table = await service.create_table(GAMES[0], None, [], deal=5)
+    table = await service.create_table(GAMES[0], None, [])
     _, token = await service.join(table.id, "p1", "ann")
     key, spectator = service.subscribe(table, None)
     await latest_state(spectator)
@@ -241,7 +241,7 @@ async def test_another_process_catches_up_move_by_move(
     """A second service on the same database follows the first one's moves by applying
     only the new stored actions (no replay of the game from the start), and ends in the
     same state, history and acknowledgements; after an undo it reloads the whole table."""
-    table = await service.create_table(GAMES[0], None, [], deal=11)
+    table = await service.create_table(GAMES[0], None, [])
     n = table.state.num_players
     tokens = [(await service.join(table.id, f"p{i + 1}", f"n{i}"))[1] for i in range(n)]
     other = TableService(Store(make_engine(database_url)), fast_settings())
@@ -335,7 +335,7 @@ async def test_a_move_commits_after_the_database_dropped_its_connections(
     service = TableService(store, fast_settings(database_url=url))
     await service.start()
     try:
-        table = await service.create_table(GAMES[0], None, [], deal=5)
+        table = await service.create_table(GAMES[0], None, [])
         n = table.state.num_players
         tokens = [(await service.join(table.id, f"p{i + 1}", f"n{i}"))[1] for i in range(n)]
         for step in range(4):
@@ -406,7 +406,7 @@ async def test_a_token_seated_elsewhere_is_checked_against_the_database(
     """Another process seats a person; their token works here at once, before any notice
     came, because a token this process does not know is checked against the stored
     table. Alone on its database a process knows every seat, and does not look."""
-    table = await service.create_table(GAME_FOR_TWO, 2, [SeatSpec(), SeatSpec()], deal=6)
+    table = await service.create_table(GAME_FOR_TWO, 2, [SeatSpec(), SeatSpec()])
     for coordinator, knows in ((_SharedTables(), True), (LocalCoordinator(), False)):
         other = TableService(Store(make_engine(database_url)), fast_settings(), None, coordinator)
         await other.start()

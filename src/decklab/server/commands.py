@@ -90,6 +90,7 @@ def run_one(
 def register(app: typer.Typer) -> None:
     db = typer.Typer(help="The server's database.", no_args_is_help=True)
     app.add_typer(db, name="db")
+    register_verify(app)
 
     @app.command()
     def serve(
@@ -207,3 +208,30 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2) from None
         upgrade(url)
         typer.echo(f"database up to date: {shown_url(url)}")
+
+
+def register_verify(app: typer.Typer) -> None:
+    """``decklab verify-deal``: check a finished online game against its revealed secret."""
+
+    @app.command("verify-deal")
+    def verify_deal(
+        record: Annotated[str, typer.Argument(help="the finished game's record (JSON file)")],
+        secret: Annotated[str, typer.Argument(help="the table's deal_secret (hex)")],
+        commitment: Annotated[
+            str | None,
+            typer.Option(help="the table's deal_commitment, shown from its creation"),
+        ] = None,
+    ) -> None:
+        """Check that a table of several players dealt and drew its chance from its secret."""
+        from decklab.engine import records
+        from decklab.engine.errors import DecklabError
+        from decklab.server.dealing import verify_record
+
+        try:
+            checked = verify_record(records.load(record), secret, commitment)
+        except DecklabError as exc:
+            typer.echo(f"not verified: {exc}", err=True)
+            raise typer.Exit(1) from None
+        typer.echo(
+            f"verified: the deal and the chance of all {checked} actions come from the secret"
+        )

@@ -28,10 +28,11 @@ from typing import Any
 from decklab.bots.registry import is_fair, make_agent
 from decklab.bots.spec import AgentSpecError
 from decklab.engine import records
+from decklab.engine.chance import Rng
 from decklab.engine.errors import DecklabError, OptionError, RecordError
 from decklab.engine.registry import game_names, get_game
 from decklab.engine.state import CHANCE, GameState, Viewer, seat_index, seat_name
-from decklab.server import frames, trace
+from decklab.server import dealing, frames, trace
 from decklab.server.bots import BotPool
 from decklab.server.config import Settings
 from decklab.server.coordination import Coordinator, LocalCoordinator
@@ -185,6 +186,7 @@ class Table:
     clock: dict[str, Any] | None
     setup: dict[str, Any]
     seed: int | None
+    """A game played alone: its public deal number. None at a table of several."""
     outcome: dict[str, Any] | None = None
     previous_id: str | None = None
     next_id: str | None = None
@@ -204,6 +206,9 @@ class Table:
     tasks: dict[str, asyncio.Task[Any]] = field(default_factory=dict)
     touched: float = field(default_factory=time.monotonic)
     """When it last changed or was last followed (for :meth:`TableService.drop_idle`)."""
+    secret: bytes | None = None
+    """A table of several players' deal secret (:mod:`.dealing`): shown to nobody before
+    the end, and the source of all its chance."""
     _views: frames.Views | None = None
 
     def views(self) -> frames.Views:
@@ -434,6 +439,7 @@ class TableService:
             "clock",
             "setup",
             "seed",
+            "secret",
             "outcome",
             "previous_id",
             "next_id",
@@ -483,6 +489,7 @@ class TableService:
             entries,
             len(loaded.actions),
         )
+        table.secret = row.deal_secret
         table.last_action_version = loaded.actions[-1].version if loaded.actions else 0
         table.acks = {
             (a.actor, a.client_id): a.version for a in loaded.actions if a.client_id is not None
@@ -623,9 +630,23 @@ class TableService:
         seat_specs = list(seats) or [SeatSpec() for _ in range(n)]
         if deal is not None and not 0 <= deal < 2**62:
             raise ServiceError("bad_request", "a deal number is a whole number from 0 to 2**62-1")
-        seed = deal if deal is not None else secrets.randbelow(2**31)
+        # A game played alone keeps a public deal number; a table of several deals from a
+        # secret nobody sees before the end, and nobody may choose (see .dealing).
+        secret: bytes | None = None
+        if n == 1:
+            seed: int | None = deal if deal is not None else secrets.randbelow(2**31)
+            dealt = seed
+        elif deal is not None:
+            raise ServiceError(
+                "bad_request",
+                "a deal number is for a game played alone: at a table of several players "
+                "whoever chose the deal would know every hand",
+            )
+        else:
+            seed, secret = None, dealing.new_secret()
+            dealt = dealing.deal_seed(secret)
         try:
-            state = cls.new(n, options or {}, seed=seed)
+            state = cls.new(n, options or {}, seed=dealt)
         except OptionError as exc:
             raise ServiceError("bad_option", str(exc)) from None
         for spec in seat_specs:
@@ -679,6 +700,7 @@ class TableService:
             options=dict(state.options),
             setup=setup,
             seed=seed,
+            deal_secret=secret,
             version=1,
             status=status,
             public=public,
@@ -700,6 +722,7 @@ class TableService:
             setup,
             seed,
             previous_id=previous_id,
+            secret=secret,
         )
         self.tables[table_id] = table
         table.events.append(Event(1, "created", {}))
@@ -912,6 +935,11 @@ class TableService:
         except DecklabError as exc:
             raise ServiceError("illegal", str(exc), 422) from None
         after = state.clone()
+        if table.secret is not None:
+            dealing.reseed_for_action(after, table.secret, table.actions + 1)
+        elif after.num_players > 1:
+            # a table of several made before deal secrets: its seed may have been shown
+            after.rng = Rng(secrets.randbits(64))
         canonical = state.action_to_string(seat, action)
         sentence = state.describe_action(seat, action)
         index = len(after.history)
@@ -1484,7 +1512,9 @@ class TableService:
             "version": table.version,
             "actions": table.actions,
             "clock": table.clock,
-            "deal": table.seed,
+            "deal": table.seed if table.state.num_players == 1 else None,
+            "deal_commitment": dealing.commitment(table.secret) if table.secret else None,
+            "deal_secret": table.secret.hex() if table.secret and table.finished else None,
             "seats": [s.public(i) for i, s in enumerate(table.seats)],
             "outcome": table.outcome,
             "previous": table.previous_id,

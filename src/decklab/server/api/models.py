@@ -59,7 +59,12 @@ class CreateTable(Strict):
     seats: list[SeatRequest] = Field(default_factory=list, max_length=64)
     public: bool = True
     clock: ClockRequest | None = None
-    deal: int | None = Field(default=None, ge=0, le=2**62 - 1)
+    deal: int | None = Field(
+        default=None,
+        ge=0,
+        le=2**62 - 1,
+        description="a game played alone: its deal number (refused at a table of several)",
+    )
 
 
 class SeatPublic(BaseModel):
@@ -81,7 +86,14 @@ class TableSummary(BaseModel):
     version: int
     actions: int
     clock: dict[str, Any] | None
-    deal: int | None
+    deal: int | None = Field(description="a game played alone: its public deal number")
+    deal_commitment: str | None = Field(
+        default=None, description="a table of several: SHA-256 (hex) of its deal secret"
+    )
+    deal_secret: str | None = Field(
+        default=None,
+        description="a table of several, once finished: the deal secret (hex), to verify it",
+    )
     seats: list[SeatPublic]
     outcome: dict[str, Any] | None
     previous: str | None

@@ -6,7 +6,18 @@ from __future__ import annotations
 import datetime as _dt
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String, Text
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -30,6 +41,9 @@ class TableRow(Base):
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     setup: Mapped[dict[str, Any]] = mapped_column(JSON)
     seed: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    """The deal number of a game played alone (public); None at a table of several."""
+    deal_secret: Mapped[bytes | None] = mapped_column(LargeBinary(16), nullable=True)
+    """A table of several players' secret, never sent before its end (server/dealing.py)."""
     version: Mapped[int] = mapped_column(Integer, default=0)
     status: Mapped[str] = mapped_column(String(16), index=True)
     """``waiting`` (open seats), ``playing``, ``finished``."""
