@@ -14,17 +14,16 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
 
 from decklab.server import trace
+from decklab.server.api import errors
 from decklab.server.api.routes import games, stats, tables, web
 from decklab.server.api.security import Hygiene, WindowLimit
 from decklab.server.bots import BotPool
 from decklab.server.config import Settings
 from decklab.server.heap import HeapPolicy
 from decklab.server.live import router as live_router
-from decklab.server.service import ServiceError, TableService
+from decklab.server.service import TableService
 from decklab.server.store.db import default_url, is_postgres, make_engine, upgrade
 from decklab.server.store.queries import Store
 
@@ -89,22 +88,7 @@ def create_app(settings: Settings | None = None, pool: BotPool | None = None) ->
     app.state.create_limit = WindowLimit(settings.tables_per_window, settings.table_window_s)
     app.add_middleware(Hygiene)
 
-    @app.exception_handler(ServiceError)
-    async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
-        return JSONResponse(
-            {"error": {"code": exc.code, "message": exc.message}}, status_code=exc.status
-        )
-
-    @app.exception_handler(RequestValidationError)
-    async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', '')}"
-            for e in exc.errors()[:10]
-        )
-        return JSONResponse(
-            {"error": {"code": "invalid", "message": problems or "invalid request"}},
-            status_code=422,
-        )
+    errors.install(app)
 
     @app.get("/api/health", tags=["server"])
     async def health(request: Request) -> dict[str, str]:
