@@ -10,8 +10,16 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
+from decklab.engine.info import Option
+from decklab.engine.registry import game_names, get_game
+from decklab.server.api.app import create_app
+from decklab.server.bots import BotPool
+
+from ..conftest import TestClient, fast_settings
+from ..games import two_player
 from ..serverproc import ServerProcess
 
 LIMIT = 64 * 1024
@@ -83,3 +91,75 @@ def test_chunked_body_refused_at_the_limit(server: ServerProcess) -> None:
     assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
     time.sleep(0.2)
     assert rss_bytes(server.proc.pid) - before < 8 * 1024 * 1024
+
+
+# --------------------------------------------------------------- one error shape (item 9)
+
+
+def assert_error(answer: httpx.Response, status: int, code: str | None = None) -> None:
+    assert answer.status_code == status, answer.text
+    assert answer.headers["content-type"].startswith("application/json")
+    body = answer.json()
+    assert set(body) == {"error"} and set(body["error"]) == {"code", "message"}, body
+    assert isinstance(body["error"]["message"], str) and body["error"]["message"]
+    if code is not None:
+        assert body["error"]["code"] == code, body
+
+
+def test_every_error_has_the_one_shape(database_url: str, bot_pool: BotPool) -> None:
+    app = create_app(fast_settings(database_url=database_url, tables_per_window=1), pool=bot_pool)
+
+    @app.get("/api/test-fault", include_in_schema=False)
+    async def fault() -> None:
+        raise RuntimeError("a bug")
+
+    with TestClient(app, raise_server_exceptions=False) as client:
+        assert_error(client.get("/api/no-such-route"), 404, "not_found")
+        assert_error(client.delete("/api/games"), 405, "method_not_allowed")
+        assert_error(
+            client.post(
+                "/api/tables", content=b"{not json", headers={"content-type": "application/json"}
+            ),
+            400,
+            "bad_json",
+        )
+        assert_error(client.post("/api/tables", json={"game": 5}), 422, "invalid")
+        assert_error(client.get("/api/tables/x/replay?step=-1"), 422, "invalid")
+        assert_error(
+            client.post(
+                "/api/tables",
+                content=b"[" + b" " * 70000 + b"]",
+                headers={"content-type": "application/json"},
+            ),
+            413,
+            "too_large",
+        )
+        assert_error(client.get("/api/tables/nope"), 404, "not_found")
+        fault_answer = client.get("/api/test-fault")
+        assert_error(fault_answer, 500, "internal")
+        assert "a bug" not in fault_answer.text
+        assert fault_answer.headers["x-content-type-options"] == "nosniff"
+        assert client.post("/api/tables", json={"game": two_player()}).status_code == 201
+        assert_error(client.post("/api/tables", json={"game": two_player()}), 429, "rate_limited")
+
+
+def int_option() -> tuple[str, Option]:
+    for name in game_names():
+        for option in get_game(name).info.options:
+            if option.kind is int:
+                return name, option
+    raise LookupError("no game has a whole-number option")
+
+
+def test_string_for_a_whole_number_option_refused(client: TestClient) -> None:
+    game, option = int_option()
+    value = option.minimum if option.minimum is not None else 5
+    for wrong in (str(value), True, float(value) + 0.5, [value]):
+        answer = client.post("/api/tables", json={"game": game, "options": {option.name: wrong}})
+        assert answer.status_code in (400, 422), (wrong, answer.text)
+        assert answer.json()["error"]["code"] in ("bad_option", "invalid")
+        assert option.name in answer.json()["error"]["message"]
+    assert client.get("/api/tables").json() == []
+    made = client.post("/api/tables", json={"game": game, "options": {option.name: value}})
+    assert made.status_code == 201, made.text
+    assert made.json()["options"][option.name] == value

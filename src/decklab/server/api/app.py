@@ -90,7 +90,7 @@ def create_app(settings: Settings | None = None, pool: BotPool | None = None) ->
 
     errors.install(app)
 
-    @app.get("/api/health", tags=["server"])
+    @app.get("/api/health", tags=["server"], responses=errors.responses())
     async def health(request: Request) -> dict[str, str]:
         """Up; and which server process answered (with ``--processes N``, one of N)."""
         return {"status": "ok", "process": request.app.state.service.process_id}
