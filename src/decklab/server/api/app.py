@@ -14,9 +14,11 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from decklab.server import trace
 from decklab.server.api import errors
+from decklab.server.api.origin import HostCheck, SitePolicy
 from decklab.server.api.routes import games, stats, tables, web
 from decklab.server.api.security import Hygiene, WindowLimit
 from decklab.server.bots import BotPool
@@ -86,7 +88,11 @@ def create_app(settings: Settings | None = None, pool: BotPool | None = None) ->
     )
     app.state.settings = settings
     app.state.create_limit = WindowLimit(settings.tables_per_window, settings.table_window_s)
+    app.state.site_policy = SitePolicy(settings)
+    app.add_middleware(HostCheck, policy=app.state.site_policy)
     app.add_middleware(Hygiene)
+    if settings.trusted_proxies:  # outermost: every layer sees the real client and scheme
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(settings.trusted_proxies))
 
     errors.install(app)
 

@@ -8,6 +8,7 @@ the server's insides. :data:`ERRORS` documents the codes every operation may ans
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -47,7 +48,7 @@ def error_body(status: int, message: str, code: str | None = None) -> dict[str, 
 
 
 def error_response(
-    status: int, message: str, code: str | None = None, headers: dict[str, str] | None = None
+    status: int, message: str, code: str | None = None, headers: Mapping[str, str] | None = None
 ) -> JSONResponse:
     return JSONResponse(error_body(status, message, code), status_code=status, headers=headers)
 

@@ -12,8 +12,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from decklab.engine.errors import excerpt
-from decklab.engine.info import OptionError
+from decklab.engine.errors import OptionError, excerpt
 from decklab.engine.registry import get_game
 from decklab.server.service import ServiceError
 
