@@ -12,6 +12,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from starlette.websockets import WebSocketDisconnect
 
 from decklab.engine.info import Option
 from decklab.engine.registry import game_names, get_game
@@ -163,3 +164,140 @@ def test_string_for_a_whole_number_option_refused(client: TestClient) -> None:
     made = client.post("/api/tables", json={"game": game, "options": {option.name: value}})
     assert made.status_code == 201, made.text
     assert made.json()["options"][option.name] == value
+
+
+# ------------------------------------------------------- half-sent headers (item 5, bullet 2)
+
+
+def test_half_sent_headers_closed_after_the_timeout(tmp_path: Path) -> None:
+    """50 connections that send half a request line, and one that sends half a second
+    request after a full one, are all closed by the server; a normal request still works."""
+    proc = ServerProcess(f"sqlite:///{tmp_path / 'db.sqlite3'}", tmp_path, None)
+    proc.extra = ["--header-timeout", "1"]
+    proc.start()
+    socks: list[socket.socket] = []
+    try:
+        for _ in range(50):
+            sock = socket.create_connection(("127.0.0.1", proc.port))
+            sock.sendall(b"GET /api/hea")
+            socks.append(sock)
+        kept = socket.create_connection(("127.0.0.1", proc.port))
+        kept.sendall(f"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:{proc.port}\r\n\r\n".encode())
+        answer = b""
+        while not answer.endswith(b"}"):  # the health answer, whole
+            answer += kept.recv(65536)
+        assert answer.startswith(b"HTTP/1.1 200")
+        kept.sendall(b"GET /api/health HTTP/1.1\r\nHo")
+        socks.append(kept)
+        started = time.monotonic()
+        for sock in socks:
+            sock.settimeout(max(0.1, started + 4 - time.monotonic()))
+            try:
+                assert sock.recv(65536) == b"", "the server answered half a request"
+            except TimeoutError:
+                pytest.fail("a connection with half-sent headers was still open after 4 s")
+            except ConnectionResetError:
+                pass  # closed too
+        assert httpx.get(f"{proc.base}/api/health", timeout=5).status_code == 200
+    finally:
+        for sock in socks:
+            sock.close()
+        proc.stop()
+
+
+# ------------------------------------------------------- trusted proxies (item 5, bullet 4)
+
+
+def create(client: TestClient, forwarded: str | None = None) -> int:
+    headers = {"x-forwarded-for": forwarded} if forwarded else {}
+    return client.post("/api/tables", json={"game": two_player()}, headers=headers).status_code
+
+
+def test_forged_forwarded_for_from_an_untrusted_peer_is_ignored(
+    database_url: str, bot_pool: BotPool
+) -> None:
+    settings = fast_settings(
+        database_url=database_url, tables_per_window=2, trusted_proxies=("10.0.0.0/8",)
+    )
+    app = create_app(settings, pool=bot_pool)
+    with TestClient(app, client=("192.0.2.7", 40000)) as client:
+        codes = [create(client, f"203.0.113.{i}") for i in range(4)]
+    assert codes == [201, 201, 429, 429]
+
+
+def test_a_trusted_proxy_gives_each_forwarded_client_its_own_quota(
+    database_url: str, bot_pool: BotPool
+) -> None:
+    settings = fast_settings(
+        database_url=database_url, tables_per_window=2, trusted_proxies=("10.0.0.0/8",)
+    )
+    app = create_app(settings, pool=bot_pool)
+    with TestClient(app, client=("10.1.2.3", 40000)) as client:
+        # the right-most address not a trusted proxy is the client's: a forged left part
+        # ("1.1.1.1, ") changes nothing
+        first = [create(client, f"1.1.1.{i}, 198.51.100.1, 10.9.9.9") for i in range(3)]
+        second = [create(client, "198.51.100.2") for _ in range(3)]
+    assert first == [201, 201, 429]
+    assert second == [201, 201, 429]
+
+
+# ----------------------------------------------------------------- Origin and Host (item 7)
+
+LIVE = "/api/tables/{}/live"
+
+
+def opens(client: TestClient, headers: dict[str, str]) -> bool:
+    """Whether the live socket of a new table opens with these headers."""
+    table = client.post("/api/tables", json={"game": two_player()}).json()["id"]
+    base = client.base_url  # TestClient's sockets otherwise go to ws://testserver
+    url = f"{'wss' if base.scheme == 'https' else 'ws'}://{base.netloc.decode()}"
+    try:
+        with client.websocket_connect(url + LIVE.format(table), headers=headers) as ws:
+            ws.send_json({"type": "hello"})
+            return bool(ws.receive_json()["type"] == "welcome")
+    except WebSocketDisconnect:
+        return False
+
+
+def test_origin_with_another_scheme_refused(client: TestClient) -> None:
+    assert not opens(client, {"origin": "https://testserver"})
+    assert not opens(client, {"origin": "http://testserver:8080"})
+    assert opens(client, {"origin": "http://testserver"})
+    assert opens(client, {"origin": "http://testserver:80"})
+
+
+def test_dns_rebinding_host_refused(database_url: str, bot_pool: BotPool) -> None:
+    """Without --public-url: loopback names and addresses only; a DNS name pointed at the
+    server (with the matching Origin a rebound page sends) gets 400 and no socket."""
+    app = create_app(fast_settings(database_url=database_url, public_urls=()), pool=bot_pool)
+    with TestClient(app, base_url="http://127.0.0.1:8000") as client:
+        rebound = {"host": "evil.example:8000", "origin": "http://evil.example:8000"}
+        answer = client.get("/api/games", headers=rebound)
+        assert_error(answer, 400, "bad_host")
+        assert not opens(client, rebound)
+        for host in ("127.0.0.1:8000", "localhost:8000", "[::1]:8000"):
+            assert client.get("/api/games", headers={"host": host}).status_code == 200
+        assert opens(client, {"origin": "http://127.0.0.1:8000"})
+    public = fast_settings(database_url=database_url, public_urls=("https://cards.example",))
+    with TestClient(create_app(public, pool=bot_pool), base_url="https://cards.example") as client:
+        assert client.get("/api/games").status_code == 200
+        assert opens(client, {"origin": "https://cards.example"})
+        assert_error(client.get("/api/games", headers={"host": "127.0.0.1"}), 400, "bad_host")
+        assert not opens(client, {"origin": "https://evil.example"})
+        assert client.get("/api/health", headers={"host": "10.0.0.5:8000"}).status_code == 200
+
+
+def test_forwarded_proto_from_a_trusted_proxy_sets_the_scheme(
+    database_url: str, bot_pool: BotPool
+) -> None:
+    """Behind a TLS proxy the page's origin is https: believed from the proxy only."""
+    settings = fast_settings(
+        database_url=database_url, public_urls=(), trusted_proxies=("127.0.0.1",)
+    )
+    app = create_app(settings, pool=bot_pool)
+    tls = {"origin": "https://127.0.0.1:8443", "x-forwarded-proto": "https"}
+    with TestClient(app, base_url="http://127.0.0.1:8443", client=("127.0.0.1", 5)) as proxy:
+        assert opens(proxy, tls)
+        assert not opens(proxy, {"origin": "https://127.0.0.1:8443"})
+    with TestClient(app, base_url="http://127.0.0.1:8443", client=("192.0.2.1", 5)) as direct:
+        assert not opens(direct, tls)
