@@ -301,3 +301,17 @@ def test_forwarded_proto_from_a_trusted_proxy_sets_the_scheme(
         assert not opens(proxy, {"origin": "https://127.0.0.1:8443"})
     with TestClient(app, base_url="http://127.0.0.1:8443", client=("192.0.2.1", 5)) as direct:
         assert not opens(direct, tls)
+
+
+def test_mistyped_proxy_or_public_url_stops_the_server(tmp_path: Path) -> None:
+    """uvicorn would take a mistyped proxy address for a name that never matches: the
+    server refuses to start instead (exit 2, a clear message)."""
+    from typer.testing import CliRunner
+
+    from decklab.cli import app
+
+    database = ["--database", f"sqlite:///{tmp_path / 'db.sqlite3'}"]
+    for wrong in (["--trusted-proxy", "10.0.0.300"], ["--public-url", "cards.example"]):
+        result = CliRunner().invoke(app, ["serve", *database, *wrong])
+        assert result.exit_code == 2, result.output
+        assert wrong[1] in result.output
