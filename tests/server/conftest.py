@@ -65,8 +65,9 @@ def bot_pool() -> Iterator[BotPool]:
 
 def fast_settings(**changes: object) -> Settings:
     """Quick heartbeats; a long grace, so a seat whose connection a test closes is never
-    taken over by a bot while the test plays it on (the leaver test asks for a short one)."""
-    settings = Settings(grace_s=600.0, heartbeat_s=1.0)
+    taken over by a bot while the test plays it on (the leaver test asks for a short one);
+    TestClient's ``http://testserver`` as the public URL (its Host is no loopback name)."""
+    settings = Settings(grace_s=600.0, heartbeat_s=1.0, public_urls=("http://testserver",))
     for key, value in changes.items():
         setattr(settings, key, value)
     return settings

@@ -94,7 +94,8 @@ def test_malformed_frames_get_errors_and_change_nothing(
 
 
 def test_rest_api_against_its_openapi_document(client: TestClient) -> None:
-    """schemathesis: generated requests for every operation; no 5xx, responses match the document."""
+    """schemathesis: generated requests for every operation; no 5xx; every answer's status,
+    content type, headers and body are the ones the document gives (issue 19, item 9)."""
     import schemathesis
     from schemathesis import Case
 
@@ -121,6 +122,8 @@ def test_rest_api_against_its_openapi_document(client: TestClient) -> None:
                     schemathesis.checks.not_a_server_error,
                     schemathesis.checks.response_schema_conformance,
                     schemathesis.checks.content_type_conformance,
+                    schemathesis.checks.status_code_conformance,
+                    schemathesis.checks.response_headers_conformance,
                 ],
             )
 

@@ -24,6 +24,9 @@ def _settings_from_env() -> Settings:
     values = {k: v for k, v in raw.items() if k in known}
     if "allowed_origins" in values:
         values["allowed_origins"] = frozenset(values["allowed_origins"])
+    for name in ("public_urls", "trusted_proxies"):
+        if name in values:
+            values[name] = tuple(values[name])
     return Settings(**values)
 
 
@@ -46,7 +49,9 @@ def app_factory() -> Any:
     from decklab.server.api.app import create_app
 
     tune_process()
-    return create_app(_settings_from_env())
+    settings = _settings_from_env()
+    http_protocol(settings.header_timeout_s)
+    return create_app(settings)
 
 
 def shown_url(url: str) -> str:
@@ -56,14 +61,28 @@ def shown_url(url: str) -> str:
     return make_url(url).render_as_string(hide_password=True)
 
 
-def uvicorn_options(host: str, port: int, log_level: str) -> dict[str, Any]:
-    """How uvicorn runs decklab: JSON logs, no proxy headers trusted, frames capped, and
-    no per-message compression: a frame is a few kilobytes once a second per table,
+def http_protocol(header_timeout_s: float) -> Any:
+    """uvicorn's HTTP protocol with a deadline for request headers
+    (:mod:`decklab.server.slowloris`); uvicorn's own where httptools is missing."""
+    try:
+        from decklab.server.slowloris import header_timeout_protocol
+    except ImportError:  # pragma: no cover - httptools is in uvicorn[standard] on CPython
+        return "auto"
+    return header_timeout_protocol(header_timeout_s)
+
+
+def uvicorn_options(
+    host: str, port: int, log_level: str, header_timeout_s: float = 10.0
+) -> dict[str, Any]:
+    """How uvicorn runs decklab: JSON logs, request headers on a deadline, proxy headers
+    left to the application (only from ``--trusted-proxy``), frames capped, and no
+    per-message compression: a frame is a few kilobytes once a second per table,
     while deflating every frame of every connection on the event loop was a tenth of
     the server's work under load (and a zlib context per connection kept in memory)."""
     from decklab.server.logs import log_config
 
     return {
+        "http": http_protocol(header_timeout_s),
         "host": host,
         "port": port,
         "ws_max_size": WS_MAX_BYTES,
@@ -84,7 +103,28 @@ def run_one(
     from decklab.server.api.app import create_app
 
     tune_process()
-    uvicorn.run(app or create_app(settings), **uvicorn_options(host, port, log_level))
+    uvicorn.run(
+        app or create_app(settings),
+        **uvicorn_options(host, port, log_level, settings.header_timeout_s),
+    )
+
+
+def edge_problem(public_urls: list[str], trusted_proxies: list[str]) -> str | None:
+    """What is wrong with ``--public-url`` and ``--trusted-proxy`` values, if anything
+    (uvicorn would take a mistyped proxy address as a name that never matches)."""
+    import ipaddress
+
+    from decklab.server.api.origin import parse_origin
+
+    for url in public_urls:
+        if parse_origin(url) is None or not url.lower().startswith(("http://", "https://")):
+            return f"--public-url {url!r} is not an http:// or https:// URL"
+    for proxy in trusted_proxies:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            return f"--trusted-proxy {proxy!r} is not an IP address or network"
+    return None
 
 
 def register(app: typer.Typer) -> None:
@@ -139,6 +179,24 @@ def register(app: typer.Typer) -> None:
                 min=0,
             ),
         ] = 600.0,
+        public_url: Annotated[
+            list[str] | None,
+            typer.Option(
+                help="a URL people reach the server by, e.g. https://cards.example "
+                "(repeatable): only its host is answered to (see docs/server.md)"
+            ),
+        ] = None,
+        trusted_proxy: Annotated[
+            list[str] | None,
+            typer.Option(
+                help="address or network (10.0.0.0/8) of a reverse proxy whose "
+                "X-Forwarded-For/-Proto are believed (repeatable)"
+            ),
+        ] = None,
+        header_timeout: Annotated[
+            float,
+            typer.Option(help="seconds a client has to send its request headers", min=0.1),
+        ] = 10.0,
         log_level: Annotated[str, typer.Option(help="debug, info, warning")] = "info",
     ) -> None:
         """Serve online play: tables, seats, live moves, bots (FastAPI + uvicorn)."""
@@ -164,6 +222,10 @@ def register(app: typer.Typer) -> None:
         if processes > 1 and not is_postgres(url):
             typer.echo("error: several processes share tables through PostgreSQL only", err=True)
             raise typer.Exit(2)
+        problem = edge_problem(public_url or [], trusted_proxy or [])
+        if problem:
+            typer.echo(f"error: {problem}", err=True)
+            raise typer.Exit(2)
         if processes > 1:
             upgrade(url)  # once, before the workers start (each would otherwise race to)
         settings = Settings(
@@ -176,6 +238,10 @@ def register(app: typer.Typer) -> None:
             table_window_s=60.0,
             full_gc_every_s=full_gc_every,
             idle_table_s=idle_table,
+            public_urls=tuple(public_url or ()),
+            bind_host=host,
+            trusted_proxies=tuple(trusted_proxy or ()),
+            header_timeout_s=header_timeout,
         )
         typer.echo(f"decklab serves on http://{host}:{port}/ (database: {shown_url(url)})")
         if processes == 1:
@@ -188,7 +254,7 @@ def register(app: typer.Typer) -> None:
             "decklab.server.commands:app_factory",
             factory=True,
             workers=processes,
-            **uvicorn_options(host, port, log_level),
+            **uvicorn_options(host, port, log_level, settings.header_timeout_s),
         )
 
     @db.command("upgrade")

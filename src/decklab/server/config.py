@@ -49,3 +49,18 @@ class Settings:
     time a full collection takes — stays the size of the tables in play. 0: kept."""
     shared: bool = True
     """On PostgreSQL, share tables with other server processes (advisory locks, NOTIFY)."""
+    # -- the HTTP edge: names, proxies, slow clients (docs/server.md, "Host, Origin, proxies")
+    public_urls: tuple[str, ...] = ()
+    """The URLs people reach this server by (``--public-url https://cards.example``): only
+    their host:port may be named in ``Host`` (DNS rebinding), and a WebSocket's Origin must
+    be one of them or an allowed origin. Empty: ``localhost``, IP addresses and
+    :attr:`bind_host` only (:mod:`decklab.server.api.origin`)."""
+    bind_host: str = ""
+    """The address ``decklab serve`` listens on: a name given there is a Host it answers to."""
+    trusted_proxies: tuple[str, ...] = ()
+    """Addresses or networks (``10.0.0.0/8``) of reverse proxies whose ``X-Forwarded-For``
+    and ``X-Forwarded-Proto`` are believed; from anyone else they are ignored, so a client
+    cannot choose the address its limits are counted by."""
+    header_timeout_s: float = 10.0
+    """A connection whose request headers are not complete this long after it opened (or
+    after its last answer) is closed: half-sent headers cannot hold connections open."""

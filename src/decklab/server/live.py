@@ -20,12 +20,11 @@ import logging
 import time
 from collections import deque
 from typing import Any
-from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from decklab.server import trace
-from decklab.server.config import Settings
+from decklab.server.api.origin import origin_allowed
 from decklab.server.frames import encode
 from decklab.server.service import Encoded, Listener, ServiceError, Table, TableService
 
@@ -36,16 +35,6 @@ CLOSE_POLICY = 4403
 CLOSE_FLOOD = 4429
 CLOSE_SILENT = 4408
 CLOSE_BEHIND = 4409
-
-
-def origin_allowed(origin: str | None, host: str | None, settings: Settings) -> bool:
-    """No Origin (not a browser) or the server's own host, or one the operator allowed."""
-    if origin is None:
-        return True
-    if origin in settings.allowed_origins:
-        return True
-    parts = urlsplit(origin)
-    return bool(host) and parts.netloc.lower() == (host or "").lower()
 
 
 def error(code: str, message: str, **extra: Any) -> dict[str, Any]:
@@ -174,7 +163,7 @@ class Connection:
 async def live(ws: WebSocket, table_id: str) -> None:
     service: TableService = ws.app.state.service
     settings = service.settings
-    if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), settings):
+    if not origin_allowed(ws):
         log.warning("websocket refused: foreign origin", extra={"table": table_id})
         await ws.close(CLOSE_POLICY)
         return

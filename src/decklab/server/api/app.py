@@ -14,17 +14,18 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from decklab.server import trace
+from decklab.server.api import errors
+from decklab.server.api.origin import HostCheck, SitePolicy
 from decklab.server.api.routes import games, stats, tables, web
 from decklab.server.api.security import Hygiene, WindowLimit
 from decklab.server.bots import BotPool
 from decklab.server.config import Settings
 from decklab.server.heap import HeapPolicy
 from decklab.server.live import router as live_router
-from decklab.server.service import ServiceError, TableService
+from decklab.server.service import TableService
 from decklab.server.store.db import default_url, is_postgres, make_engine, upgrade
 from decklab.server.store.queries import Store
 
@@ -87,26 +88,15 @@ def create_app(settings: Settings | None = None, pool: BotPool | None = None) ->
     )
     app.state.settings = settings
     app.state.create_limit = WindowLimit(settings.tables_per_window, settings.table_window_s)
+    app.state.site_policy = SitePolicy(settings)
+    app.add_middleware(HostCheck, policy=app.state.site_policy)
     app.add_middleware(Hygiene)
+    if settings.trusted_proxies:  # outermost: every layer sees the real client and scheme
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(settings.trusted_proxies))
 
-    @app.exception_handler(ServiceError)
-    async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
-        return JSONResponse(
-            {"error": {"code": exc.code, "message": exc.message}}, status_code=exc.status
-        )
+    errors.install(app)
 
-    @app.exception_handler(RequestValidationError)
-    async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', '')}"
-            for e in exc.errors()[:10]
-        )
-        return JSONResponse(
-            {"error": {"code": "invalid", "message": problems or "invalid request"}},
-            status_code=422,
-        )
-
-    @app.get("/api/health", tags=["server"])
+    @app.get("/api/health", tags=["server"], responses=errors.responses())
     async def health(request: Request) -> dict[str, str]:
         """Up; and which server process answered (with ``--processes N``, one of N)."""
         return {"status": "ok", "process": request.app.state.service.process_id}

@@ -7,6 +7,7 @@ import json
 import time
 from collections import deque
 
+from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 CSP = (
@@ -25,9 +26,23 @@ HEADERS = [
 MAX_BODY = 64 * 1024
 
 
+class BodyTooLarge(HTTPException):
+    """Raised from ``receive`` once a body passes :data:`MAX_BODY`: an HTTPException, so that
+    FastAPI passes it on as it is (it turns any other error while reading a body into 400)."""
+
+    def __init__(self) -> None:
+        super().__init__(413, f"a request body is at most {MAX_BODY} bytes")
+
+
 class Hygiene:
     """ASGI middleware: adds the security headers to every HTTP response and refuses a
-    body over :data:`MAX_BODY` before the application reads it."""
+    body over :data:`MAX_BODY` before the application has it.
+
+    A declared ``Content-Length`` past the limit is refused at once. Any other body
+    (chunked, or one longer than it said) is counted as it arrives: the read that passes
+    the limit raises :class:`BodyTooLarge` instead of handing the bytes on, so nothing
+    past the limit is kept or parsed, and the answer closes the connection rather than
+    read the rest."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -41,14 +56,35 @@ class Hygiene:
             await self._refuse(send)
             return
 
+        received = 0
+        started = False
+
+        async def counted_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > MAX_BODY:
+                    raise BodyTooLarge
+            return message
+
         async def send_with_headers(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 present = {k.lower() for k, _ in message.get("headers", [])}
                 extra = [(k, v) for k, v in HEADERS if k not in present]
+                if received > MAX_BODY:  # the rest of the body is not read: hang up
+                    extra.append((b"connection", b"close"))
                 message["headers"] = [*message.get("headers", []), *extra]
             await send(message)
 
-        await self.app(scope, receive, send_with_headers)
+        try:
+            await self.app(scope, counted_receive, send_with_headers)
+        except BodyTooLarge:
+            if started:
+                raise
+            await self._refuse(send)
 
     async def _refuse(self, send: Send) -> None:
         body = json.dumps(
@@ -63,7 +99,11 @@ class Hygiene:
             {
                 "type": "http.response.start",
                 "status": 413,
-                "headers": [(b"content-type", b"application/json"), *HEADERS],
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"connection", b"close"),
+                    *HEADERS,
+                ],
             }
         )
         await send({"type": "http.response.body", "body": body})

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
+from decklab.server.api.errors import responses
 from decklab.server.api.models import GameSpec
 from decklab.server.service import games_catalogue
 
-router = APIRouter(prefix="/api", tags=["games"])
+router = APIRouter(prefix="/api", tags=["games"], responses=responses())
 
 
 @router.get("/games", response_model=list[GameSpec])

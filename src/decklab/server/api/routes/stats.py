@@ -7,9 +7,10 @@ from typing import Any
 from fastapi import APIRouter, Path, Query
 
 from decklab.server.api.deps import ServiceDep
+from decklab.server.api.errors import responses
 from decklab.server.service import ServiceError
 
-router = APIRouter(prefix="/api", tags=["stats"])
+router = APIRouter(prefix="/api", tags=["stats"], responses=responses(503))
 
 
 @router.get("/stats/{nickname}")

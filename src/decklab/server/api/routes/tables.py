@@ -8,12 +8,12 @@ from fastapi import APIRouter, Query, Request, Response
 
 from decklab.engine.state import seat_name as seat_label
 from decklab.server.api.deps import AddressDep, ServiceDep, TokenDep
+from decklab.server.api.errors import responses
 from decklab.server.api.models import (
     Ack,
     ChatOut,
     ChatRequest,
     CreateTable,
-    ErrorOut,
     HintOut,
     Intent,
     JoinRequest,
@@ -22,12 +22,10 @@ from decklab.server.api.models import (
     TableSummary,
     UndoRequest,
 )
+from decklab.server.api.options import check_option_types
 from decklab.server.service import ClockSpec, SeatSpec, ServiceError
 
-ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorOut} for code in (400, 403, 404, 409, 413, 422, 429)
-}
-router = APIRouter(prefix="/api/tables", tags=["tables"], responses=ERRORS)
+router = APIRouter(prefix="/api/tables", tags=["tables"], responses=responses(403, 409, 503))
 
 
 @router.post("", response_model=TableSummary, status_code=201)
@@ -37,6 +35,7 @@ async def create_table(
     """A new table: each seat open for a person or a bot spec; public or unlisted; a clock."""
     if not request.app.state.create_limit.allow(address):
         raise ServiceError("rate_limited", "too many tables created from this address", 429)
+    check_option_types(body.game, body.options)
     seats = []
     for seat in body.seats:
         if seat.kind == "bot" and not seat.bot:

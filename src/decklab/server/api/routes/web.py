@@ -19,9 +19,10 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 
+from decklab.server.api.errors import responses
 from decklab.server.service import ServiceError
 
-router = APIRouter(tags=["web"])
+router = APIRouter(tags=["web"], responses=responses())
 PAGES = ("/", "/rules", "/rules/{name}", "/table/{table_id}", "/replay/{table_id}", "/rulings")
 
 
