@@ -93,7 +93,9 @@ def test_alone_a_move_is_sent_at_once(page: Any, live: LiveServer) -> None:
                 break
         assert page.locator(".pending").count() == 0
     page.wait_for_function(
-        "v => Number(document.querySelector('.felt-wrap').dataset.version) > v", arg=v, timeout=15000
+        "v => Number(document.querySelector('.felt-wrap').dataset.version) > v",
+        arg=v,
+        timeout=15000,
     )
 
 
