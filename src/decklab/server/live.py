@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from decklab.server import trace
+from decklab.server import metrics, trace
 from decklab.server.config import Settings
 from decklab.server.frames import encode
 from decklab.server.service import Encoded, Listener, ServiceError, Table, TableService
@@ -49,6 +49,7 @@ def origin_allowed(origin: str | None, host: str | None, settings: Settings) -> 
 
 
 def error(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    metrics.errored(code)
     return {"type": "error", "code": code, "message": message, **extra}
 
 

@@ -17,13 +17,15 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
-from decklab.server import trace
+from decklab.server import metrics, trace
+from decklab.server.access import AccessLog
 from decklab.server.api.routes import games, stats, tables, web
 from decklab.server.api.security import Hygiene, WindowLimit
 from decklab.server.bots import BotPool
 from decklab.server.config import Settings
 from decklab.server.heap import HeapPolicy
 from decklab.server.live import router as live_router
+from decklab.server.retention import RetentionSweep
 from decklab.server.service import ServiceError, TableService
 from decklab.server.store.db import default_url, is_postgres, make_engine, upgrade
 from decklab.server.store.queries import Store
@@ -63,6 +65,9 @@ def create_app(settings: Settings | None = None, pool: BotPool | None = None) ->
         service = TableService(store, settings, workers, coordinator)
         await service.start()
         app.state.service = service
+        metrics.watch(service)
+        retention = RetentionSweep(store, settings)
+        retention.start()
         probe = asyncio.create_task(_loop_lag_probe()) if trace.enabled else None
         try:
             yield
@@ -70,6 +75,7 @@ def create_app(settings: Settings | None = None, pool: BotPool | None = None) ->
             if probe is not None:
                 probe.cancel()
                 trace.dump()
+            await retention.stop()
             await service.close()
             store.close()
             if own_pool:
@@ -88,9 +94,13 @@ def create_app(settings: Settings | None = None, pool: BotPool | None = None) ->
     app.state.settings = settings
     app.state.create_limit = WindowLimit(settings.tables_per_window, settings.table_window_s)
     app.add_middleware(Hygiene)
+    app.add_middleware(metrics.RequestCounter)
+    if settings.access_log:
+        app.add_middleware(AccessLog)
 
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
+        metrics.errored(exc.code)
         return JSONResponse(
             {"error": {"code": exc.code, "message": exc.message}}, status_code=exc.status
         )
@@ -101,6 +111,7 @@ def create_app(settings: Settings | None = None, pool: BotPool | None = None) ->
             f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', '')}"
             for e in exc.errors()[:10]
         )
+        metrics.errored("invalid")
         return JSONResponse(
             {"error": {"code": "invalid", "message": problems or "invalid request"}},
             status_code=422,
@@ -115,5 +126,6 @@ def create_app(settings: Settings | None = None, pool: BotPool | None = None) ->
     app.include_router(tables.router)
     app.include_router(stats.router)
     app.include_router(live_router)
+    app.include_router(metrics.router)
     web.install(app)
     return app
