@@ -100,12 +100,15 @@ def wait_port(port: int, proc: subprocess.Popen[bytes], log: Path, wait: float =
 
 class Site:
     """``with Site(folder, database, *options) as site:`` nginx on ``site.https``, in
-    front of two decklab processes started with ``options``."""
+    front of two decklab processes started with ``options`` (``{https}`` in one: the
+    site's own address)."""
 
     def __init__(self, folder: Path, database: str, *options: str) -> None:
         self.folder = folder
         folder.mkdir(parents=True, exist_ok=True)
         self.https_port, self.http_port = free_port(), free_port()
+        # an option may name the site's address: "{https}"
+        options = tuple(option.format(https=self.https) for option in options)
         self.servers = [
             ServerProcess(database, folder / f"decklab{n}", None, *options) for n in (1, 2)
         ]
