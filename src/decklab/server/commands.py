@@ -6,6 +6,7 @@ import json
 import os
 import sys
 from dataclasses import asdict, fields
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -198,6 +199,20 @@ def register(app: typer.Typer) -> None:
             typer.Option(help="seconds a client has to send its request headers", min=0.1),
         ] = 10.0,
         log_level: Annotated[str, typer.Option(help="debug, info, warning")] = "info",
+        # -- deployment (docs/deploy.md)
+        metrics: Annotated[
+            bool, typer.Option(help="answer /metrics for Prometheus (counts only)")
+        ] = True,
+        access_log: Annotated[
+            bool, typer.Option(help="a JSON line per request (no headers, no query strings)")
+        ] = False,
+        chat_retention_days: Annotated[
+            float, typer.Option(help="delete chat older than this; 0: keep forever", min=0)
+        ] = 0.0,
+        finished_retention_days: Annotated[
+            float,
+            typer.Option(help="delete finished tables this old; 0: keep forever", min=0),
+        ] = 0.0,
     ) -> None:
         """Serve online play: tables, seats, live moves, bots (FastAPI + uvicorn)."""
         import uvicorn
@@ -242,6 +257,10 @@ def register(app: typer.Typer) -> None:
             bind_host=host,
             trusted_proxies=tuple(trusted_proxy or ()),
             header_timeout_s=header_timeout,
+            metrics=metrics,
+            access_log=access_log,
+            chat_retention_days=chat_retention_days,
+            finished_retention_days=finished_retention_days,
         )
         typer.echo(f"decklab serves on http://{host}:{port}/ (database: {shown_url(url)})")
         if processes == 1:
@@ -274,6 +293,54 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2) from None
         upgrade(url)
         typer.echo(f"database up to date: {shown_url(url)}")
+
+    @db.command("backup")
+    def db_backup(
+        file: Annotated[Path, typer.Argument(help="the backup file to write (must not exist)")],
+        database: Annotated[
+            str | None, typer.Option(help="database URL (default: the SQLite file)")
+        ] = None,
+    ) -> None:
+        """Copy the database into FILE, while the server runs (docs/deploy.md)."""
+        from decklab.server.backup import BackupError, backup
+
+        url = _db_url(database)
+        try:
+            backup(url, file)
+        except BackupError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(1) from None
+        typer.echo(f"backed up {shown_url(url)} to {file}")
+
+    @db.command("restore")
+    def db_restore(
+        file: Annotated[Path, typer.Argument(help="a file written by decklab db backup")],
+        database: Annotated[
+            str | None, typer.Option(help="database URL (default: the SQLite file)")
+        ] = None,
+        force: Annotated[bool, typer.Option(help="replace a database that holds tables")] = False,
+    ) -> None:
+        """Replace the database by the backup in FILE (stop the servers first)."""
+        from decklab.server.backup import BackupError, restore
+
+        url = _db_url(database)
+        try:
+            restore(url, file, force=force)
+        except BackupError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(1) from None
+        typer.echo(f"restored {file} into {shown_url(url)}")
+
+
+def _db_url(database: str | None) -> str:
+    from decklab.server.store.db import check_url, default_url
+
+    url = database or default_url()
+    try:
+        return check_url(url)
+    except ValueError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
 
 
 def register_verify(app: typer.Typer) -> None:

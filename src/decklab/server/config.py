@@ -64,3 +64,17 @@ class Settings:
     header_timeout_s: float = 10.0
     """A connection whose request headers are not complete this long after it opened (or
     after its last answer) is closed: half-sent headers cannot hold connections open."""
+    # -- deployment (docs/deploy.md): metrics, access log, retention
+    metrics: bool = True
+    """Answer ``/metrics`` (Prometheus; counts only). The nginx site keeps it off the
+    public address: Prometheus scrapes each instance on its loopback port."""
+    access_log: bool = False
+    """One JSON line per HTTP request and WebSocket (``decklab.access``): off by default,
+    as every request is a line."""
+    chat_retention_days: float = 0.0
+    """Chat lines older than this are deleted by the retention sweep; 0: kept forever."""
+    finished_retention_days: float = 0.0
+    """Finished tables (with their seats, actions and chat) this long after their last
+    change are deleted by the retention sweep; 0: kept forever. Solo statistics stay."""
+    retention_sweep_s: float = 3600.0
+    """How often the retention sweep runs (when a retention is set)."""

@@ -23,7 +23,7 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from decklab.server import trace
+from decklab.server import metrics, trace
 from decklab.server.api.origin import origin_allowed
 from decklab.server.frames import encode
 from decklab.server.service import Encoded, Listener, ServiceError, Table, TableService
@@ -38,6 +38,7 @@ CLOSE_BEHIND = 4409
 
 
 def error(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    metrics.errored(code)
     return {"type": "error", "code": code, "message": message, **extra}
 
 

@@ -14,6 +14,8 @@ import time
 from typing import Any
 
 SAFE_FIELDS = ("table", "seat", "game", "players", "code", "why", "version")
+ACCESS_FIELDS = ("client", "method", "path", "status", "ms")
+"""The access log's (:mod:`decklab.server.access`): never a header, never a query string."""
 
 
 class JsonFormatter(logging.Formatter):
@@ -24,7 +26,7 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "msg": record.getMessage(),
         }
-        for key in SAFE_FIELDS:
+        for key in SAFE_FIELDS + ACCESS_FIELDS:
             if hasattr(record, key):
                 out[key] = getattr(record, key)
         if record.exc_info and record.exc_info[0] is not None:

@@ -32,7 +32,7 @@ from decklab.engine.chance import Rng
 from decklab.engine.errors import DecklabError, OptionError, RecordError
 from decklab.engine.registry import game_names, get_game
 from decklab.engine.state import CHANCE, GameState, Viewer, seat_index, seat_name
-from decklab.server import dealing, frames, trace
+from decklab.server import dealing, frames, metrics, trace
 from decklab.server.bots import BotPool
 from decklab.server.config import Settings
 from decklab.server.coordination import Coordinator, LocalCoordinator
@@ -890,6 +890,7 @@ class TableService:
         The same client id again is answered with the same version and applied once;
         an intent against another version than the table's is refused as stale.
         """
+        started = time.perf_counter()
         if not isinstance(client_id, str) or not 1 <= len(client_id) <= 64:
             raise ServiceError("bad_request", "client_id is 1 to 64 characters")
         table = await self.table(table_id)
@@ -924,6 +925,7 @@ class TableService:
                     raise
                 return done
         self._schedule(table)
+        metrics.acked(started)
         return acked
 
     async def _apply(self, table: Table, seat: int, text: str, client_id: str | None) -> int:
@@ -969,6 +971,7 @@ class TableService:
             solo=solo,
         )
         trace.mark(table.id, new_version, "committed")
+        metrics.moved(table.cls.info.name)
         table.state = after
         table.actions += 1
         table.last_action_version = new_version

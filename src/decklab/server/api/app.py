@@ -16,7 +16,8 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI, Request
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from decklab.server import trace
+from decklab.server import metrics, trace
+from decklab.server.access import AccessLog
 from decklab.server.api import errors
 from decklab.server.api.origin import HostCheck, SitePolicy
 from decklab.server.api.routes import games, stats, tables, web
@@ -25,6 +26,7 @@ from decklab.server.bots import BotPool
 from decklab.server.config import Settings
 from decklab.server.heap import HeapPolicy
 from decklab.server.live import router as live_router
+from decklab.server.retention import RetentionSweep
 from decklab.server.service import TableService
 from decklab.server.store.db import default_url, is_postgres, make_engine, upgrade
 from decklab.server.store.queries import Store
@@ -64,6 +66,9 @@ def create_app(settings: Settings | None = None, pool: BotPool | None = None) ->
         service = TableService(store, settings, workers, coordinator)
         await service.start()
         app.state.service = service
+        metrics.watch(service)
+        retention = RetentionSweep(store, settings)
+        retention.start()
         probe = asyncio.create_task(_loop_lag_probe()) if trace.enabled else None
         try:
             yield
@@ -71,6 +76,7 @@ def create_app(settings: Settings | None = None, pool: BotPool | None = None) ->
             if probe is not None:
                 probe.cancel()
                 trace.dump()
+            await retention.stop()
             await service.close()
             store.close()
             if own_pool:
@@ -91,6 +97,9 @@ def create_app(settings: Settings | None = None, pool: BotPool | None = None) ->
     app.state.site_policy = SitePolicy(settings)
     app.add_middleware(HostCheck, policy=app.state.site_policy)
     app.add_middleware(Hygiene)
+    app.add_middleware(metrics.RequestCounter)
+    if settings.access_log:
+        app.add_middleware(AccessLog)
     if settings.trusted_proxies:  # outermost: every layer sees the real client and scheme
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(settings.trusted_proxies))
 
@@ -105,5 +114,6 @@ def create_app(settings: Settings | None = None, pool: BotPool | None = None) ->
     app.include_router(tables.router)
     app.include_router(stats.router)
     app.include_router(live_router)
+    app.include_router(metrics.router)
     web.install(app)
     return app

@@ -16,6 +16,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
+from decklab.server import metrics
 from decklab.server.api.models import ErrorOut
 from decklab.server.api.security import HEADERS
 from decklab.server.service import ServiceError
@@ -44,7 +45,10 @@ a wrong method (405), a body past the limit (413), a request that does not valid
 
 
 def error_body(status: int, message: str, code: str | None = None) -> dict[str, Any]:
-    return {"error": {"code": code or CODES.get(status, "error"), "message": message}}
+    """The one error shape; every error answered is counted (``decklab_errors_total``)."""
+    code = code or CODES.get(status, "error")
+    metrics.errored(code)
+    return {"error": {"code": code, "message": message}}
 
 
 def error_response(

@@ -405,6 +405,31 @@ class Store:
         with self.sessions.begin() as db:
             db.execute(update(TableRow).where(TableRow.id == table_id).values(next_id=next_id))
 
+    # ------------------------------------------------------------ retention
+    def delete_chat_before(self, cutoff: _dt.datetime) -> int:
+        """Chat lines written before ``cutoff`` deleted; returns how many."""
+        with self.sessions.begin() as db:
+            gone = db.execute(delete(ChatRow).where(ChatRow.created_at < cutoff))
+            return int(getattr(gone, "rowcount", 0) or 0)
+
+    def delete_finished_before(self, cutoff: _dt.datetime, limit: int = 500) -> list[str]:
+        """Up to ``limit`` finished tables last changed before ``cutoff`` deleted, with
+        their seats, actions and chat (explicitly: not every database enforces the
+        foreign keys' cascade); solo statistics stay. Returns the ids deleted."""
+        with self.sessions.begin() as db:
+            ids = list(
+                db.scalars(
+                    select(TableRow.id)
+                    .where(TableRow.status == "finished", TableRow.updated_at < cutoff)
+                    .limit(limit)
+                )
+            )
+            if ids:
+                for model in (ChatRow, ActionRow, SeatRow):
+                    db.execute(delete(model).where(model.table_id.in_(ids)))
+                db.execute(delete(TableRow).where(TableRow.id.in_(ids)))
+            return ids
+
 
 def age_s(when: _dt.datetime) -> float:
     now = _dt.datetime.now(_dt.UTC)
