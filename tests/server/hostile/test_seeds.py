@@ -15,6 +15,7 @@ import hashlib
 import json
 import random
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -192,7 +193,8 @@ def _play_some(
                     json={
                         "action": rng.choice(state["legal"]),
                         "version": state["version"],
-                        "client_id": f"{seat}-{made}",
+                        "client_id": f"{seat}-{uuid.uuid4().hex[:16]}",  # new each move: a
+                        # reused id would be answered with its first ack, not played
                     },
                     headers=auth(token),
                 )
