@@ -23,6 +23,7 @@ from decklab.server.api.security import Hygiene, WindowLimit
 from decklab.server.bots import BotPool
 from decklab.server.config import Settings
 from decklab.server.heap import HeapPolicy
+from decklab.server.limits import install as install_limits
 from decklab.server.live import router as live_router
 from decklab.server.service import ServiceError, TableService
 from decklab.server.store.db import default_url, is_postgres, make_engine, upgrade
@@ -88,6 +89,7 @@ def create_app(settings: Settings | None = None, pool: BotPool | None = None) ->
     app.state.settings = settings
     app.state.create_limit = WindowLimit(settings.tables_per_window, settings.table_window_s)
     app.add_middleware(Hygiene)
+    install_limits(app, settings)
 
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
