@@ -491,6 +491,13 @@ def start_decklab(
             database,
             "--tables-per-minute",
             "100000",
+            # every scripted client comes from loopback: one address for thousands of people
+            "--connections-per-address",
+            "100000",
+            "--messages-per-address",
+            "10000000",
+            "--joins-per-minute",
+            "100000",
             "--log-level",
             "warning",
             *extra,

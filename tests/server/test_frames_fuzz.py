@@ -50,7 +50,13 @@ ANSWERS = {"error", "pong", "chat", "ack"}
 @pytest.fixture
 def roomy_client(database_url: str, bot_pool: BotPool) -> Any:
     app = create_app(
-        fast_settings(database_url=database_url, messages_per_window=100000, chat_burst=100000),
+        fast_settings(
+            database_url=database_url,
+            messages_per_window=100000,
+            seat_messages_per_window=100000,
+            address_messages_per_window=100000,
+            chat_burst=100000,
+        ),
         pool=bot_pool,
     )
     with TestClient(app) as client:

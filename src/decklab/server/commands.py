@@ -164,6 +164,15 @@ def register(app: typer.Typer) -> None:
         tables_per_minute: Annotated[
             int, typer.Option(help="tables one address may create per minute", min=1)
         ] = 30,
+        connections_per_address: Annotated[
+            int, typer.Option(help="WebSockets one address may hold open at once", min=1)
+        ] = 40,
+        messages_per_address: Annotated[
+            int, typer.Option(help="messages one address may send per 20 s, all channels", min=1)
+        ] = 600,
+        joins_per_minute: Annotated[
+            int, typer.Option(help="seats one address may join per minute", min=1)
+        ] = 20,
         full_gc_every: Annotated[
             float,
             typer.Option(
@@ -251,6 +260,10 @@ def register(app: typer.Typer) -> None:
             allowed_origins=frozenset(allowed_origin or ()),
             tables_per_window=tables_per_minute,
             table_window_s=60.0,
+            connections_per_address=connections_per_address,
+            address_messages_per_window=messages_per_address,
+            joins_per_window=joins_per_minute,
+            join_window_s=60.0,
             full_gc_every_s=full_gc_every,
             idle_table_s=idle_table,
             public_urls=tuple(public_url or ()),

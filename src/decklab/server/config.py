@@ -37,6 +37,30 @@ class Settings:
     tables_per_window: int = 30
     table_window_s: float = 60.0
     """Table creation per client address."""
+    # Limits per client address and per seat (decklab.server.limits): one client cannot
+    # step around the per-connection limit by opening more connections.
+    connections_per_address: int = 40
+    """Open WebSockets per address at once: a club room or a household behind one NAT,
+    each person with a table or two open; far below what would exhaust the server."""
+    connections_per_seat: int = 4
+    """Open WebSockets per seat at once: a phone, a laptop and a spare tab."""
+    seat_messages_per_window: int = 150
+    """Messages per seat per ``message_window_s``, over all its connections and REST:
+    one connection's 100 and half again for a second device, not ten budgets for ten
+    connections."""
+    address_messages_per_window: int = 600
+    """Messages per address per ``message_window_s``: about six busy players behind one
+    NAT; a spectator flood from one address stops here."""
+    joins_per_window: int = 20
+    join_window_s: float = 60.0
+    """Joins per address per ``join_window_s``: a person joins once a game; more than
+    this is someone sweeping up open seats."""
+    hints_per_seat_window: int = 12
+    hints_per_address_window: int = 30
+    hint_window_s: float = 60.0
+    """Hints per seat and per address per ``hint_window_s``: each hint is an expert bot
+    thinking (CPU in the bot workers every table shares); 304 hints in 20 s from one
+    client slowed another table's bots by 40%. A hint every five seconds is plenty."""
     allowed_origins: frozenset[str] = field(default_factory=frozenset)
     """Extra origins allowed to open a WebSocket (the server's own is always allowed)."""
     full_gc_every_s: float = 0.0

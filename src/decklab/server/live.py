@@ -22,10 +22,12 @@ from collections import deque
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocketState
 
 from decklab.server import metrics, trace
 from decklab.server.api.origin import origin_allowed
 from decklab.server.frames import encode
+from decklab.server.limits import Limits, RateLimited
 from decklab.server.service import Encoded, Listener, ServiceError, Table, TableService
 
 log = logging.getLogger("decklab.server.live")
@@ -45,11 +47,15 @@ def error(code: str, message: str, **extra: Any) -> dict[str, Any]:
 class Connection:
     """One WebSocket following one table as one viewer."""
 
-    def __init__(self, ws: WebSocket, service: TableService, table: Table) -> None:
+    def __init__(
+        self, ws: WebSocket, service: TableService, table: Table, limits: Limits, address: str
+    ) -> None:
         self.ws = ws
         self.service = service
         self.settings = service.settings
         self.table = table
+        self.limits = limits
+        self.address = address
         self.viewer: int | None = None
         self.listener: Listener | None = None
         self.key: int | None = None
@@ -89,6 +95,11 @@ class Connection:
                 return
             self.push({"type": "ping", "at": time.time()})
 
+    @property
+    def seat_key(self) -> tuple[str, int] | None:
+        """The key of this connection's seat in the per-seat limits (None: a spectator)."""
+        return None if self.viewer is None else (self.table.id, self.viewer)
+
     def flooding(self) -> bool:
         now = time.monotonic()
         window = self.settings.message_window_s
@@ -100,12 +111,9 @@ class Connection:
     async def handle(self, raw: str) -> None:
         """One client frame: parsed, checked, dispatched; bad input gets an error frame."""
         try:
-            message = json.loads(raw)
-        except ValueError:
-            self.push(error("bad_frame", "a frame is one JSON object"))
-            return
-        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-            self.push(error("bad_frame", 'a frame is a JSON object with a "type"'))
+            message = parse(raw)
+        except ServiceError as exc:
+            self.push(error(exc.code, exc.message))
             return
         kind = message["type"]
         client_id = message.get("client_id")
@@ -144,6 +152,7 @@ class Connection:
                 acked = await self.service.undo(self.table.id, self._token, version)
                 self.push({"type": "ack", "version": acked, **echo})
             elif kind == "hint":
+                self.limits.hint(self.address, self.seat_key)
                 got = await self.service.hint(self.table.id, self._token)
                 self.push({"type": "hint", **got, "version": int(got["version"]), **echo})
             elif kind == "hello":
@@ -152,6 +161,8 @@ class Connection:
                 raise ServiceError("bad_frame", f"unknown frame type {kind[:32]!r}")
         except ServiceError as exc:
             extra: dict[str, Any] = dict(echo)
+            if isinstance(exc, RateLimited):
+                extra["retry_after_s"] = exc.retry_after
             if exc.code == "stale":
                 table = await self.service.table(self.table.id)
                 extra["sync"] = self.service.sync_frame(table, self.viewer)
@@ -163,65 +174,133 @@ class Connection:
 @router.websocket("/api/tables/{table_id}/live")
 async def live(ws: WebSocket, table_id: str) -> None:
     service: TableService = ws.app.state.service
-    settings = service.settings
     if not origin_allowed(ws):
         log.warning("websocket refused: foreign origin", extra={"table": table_id})
         await ws.close(CLOSE_POLICY)
         return
-    await ws.accept()
     try:
+        await ws.accept()
+        await _session(ws, service, ws.app.state.limits, table_id)
+    except (WebSocketDisconnect, OSError):
+        # The client went away mid-way (during the handshake, or between its hello and
+        # our welcome): its own business, not the server's error.
+        log.debug("websocket closed by the client", extra={"table": table_id})
+    except RuntimeError:
+        if WebSocketState.DISCONNECTED not in (ws.client_state, ws.application_state):
+            raise  # not a closed socket: a bug, to be seen
+        log.debug("websocket closed during a send", extra={"table": table_id})
+
+
+async def _refuse(ws: WebSocket, frame: dict[str, Any], code: int) -> None:
+    await ws.send_text(encode(frame))
+    await _close_quietly(ws, code)
+
+
+def _limited(exc: RateLimited) -> dict[str, Any]:
+    return error(exc.code, exc.message, retry_after_s=exc.retry_after)
+
+
+async def _session(ws: WebSocket, service: TableService, limits: Limits, table_id: str) -> None:
+    """One connection from accept to close. Everything it takes (its address's and its
+    seat's connection slots, its subscription, its seat's presence, its tasks) is taken
+    inside one ``try`` and given back in its ``finally``, whichever way it ends: a
+    client that vanishes right after its hello leaves nothing behind."""
+    settings = service.settings
+    address = ws.client.host if ws.client is not None else "unknown"
+    if not limits.address_connections.acquire(address):
+        await _refuse(
+            ws,
+            error("rate_limited", "too many connections from this address", retry_after_s=10),
+            CLOSE_FLOOD,
+        )
+        return
+    seat_slot: tuple[str, int] | None = None
+    table: Table | None = None
+    key: int | None = None
+    viewer: int | None = None
+    counted = False
+    tasks: list[asyncio.Task[None]] = []
+    try:
+        try:
+            table = await service.table(table_id)
+        except ServiceError as exc:
+            await _refuse(ws, error(exc.code, exc.message), CLOSE_POLICY)
+            return
+        try:
+            hello = await asyncio.wait_for(ws.receive_text(), settings.hello_timeout_s)
+        except (TimeoutError, KeyError):
+            await _close_quietly(ws, CLOSE_POLICY)
+            return
+        try:
+            limits.message(address, None)
+            if len(hello) > settings.max_frame_bytes:
+                raise ServiceError("too_large", "frame too large")
+            first = parse(hello)
+            if first.get("type") != "hello":
+                raise ServiceError("bad_frame", 'the first frame is {"type": "hello", …}')
+            token = first.get("token")
+            last = first.get("last_version")
+            if token is not None and not isinstance(token, str):
+                raise ServiceError("bad_frame", "token is text")
+            if last is not None and (not isinstance(last, int) or isinstance(last, bool)):
+                raise ServiceError("bad_frame", "last_version is a whole number")
+            viewer = await service.viewer_of(table, token)
+        except RateLimited as exc:
+            await _refuse(ws, _limited(exc), CLOSE_FLOOD)
+            return
+        except ServiceError as exc:
+            await _refuse(ws, error(exc.code, exc.message), CLOSE_POLICY)
+            return
+        if viewer is not None:
+            if not limits.seat_connections.acquire((table.id, viewer)):
+                message = "too many connections of this seat: close one"
+                frame = error("rate_limited", message, retry_after_s=10)
+                await _refuse(ws, frame, CLOSE_FLOOD)
+                return
+            seat_slot = (table.id, viewer)
         table = await service.table(table_id)
-    except ServiceError as exc:
-        await ws.send_text(encode(error(exc.code, exc.message)))
-        await ws.close(CLOSE_POLICY)
-        return
-    conn = Connection(ws, service, table)
-    try:
-        hello = await asyncio.wait_for(ws.receive_text(), settings.hello_timeout_s)
-    except (TimeoutError, WebSocketDisconnect, KeyError, RuntimeError):
-        await _close_quietly(ws, CLOSE_POLICY)
-        return
-    try:
-        if len(hello) > settings.max_frame_bytes:
-            raise ServiceError("too_large", "frame too large")
-        first = json.loads(hello)
-        if not isinstance(first, dict) or first.get("type") != "hello":
-            raise ServiceError("bad_frame", 'the first frame is {"type": "hello", …}')
-        token = first.get("token")
-        last = first.get("last_version")
-        if token is not None and not isinstance(token, str):
-            raise ServiceError("bad_frame", "token is text")
-        if last is not None and (not isinstance(last, int) or isinstance(last, bool)):
-            raise ServiceError("bad_frame", "last_version is a whole number")
-        viewer = await service.viewer_of(table, token)
-    except (ServiceError, ValueError) as exc:
-        code, message = (
-            (exc.code, exc.message) if isinstance(exc, ServiceError) else ("bad_frame", "not JSON")
+        conn = Connection(ws, service, table, limits, address)
+        conn._token, conn.viewer = token, viewer
+        key, conn.listener = service.subscribe(table, viewer, last, encoded=True)
+        conn.key = key
+        await ws.send_text(
+            encode(
+                {
+                    "type": "welcome",
+                    "table": table.id,
+                    "seat": None if viewer is None else f"p{viewer + 1}",
+                    "version": table.version,
+                    "heartbeat_s": settings.heartbeat_s,
+                    "process": service.process_id,
+                }
+            )
         )
-        await ws.send_text(encode(error(code, message)))
-        await _close_quietly(ws, CLOSE_POLICY)
-        return
-    conn._token, conn.viewer = token, viewer
-    table = await service.table(table_id)
-    conn.table = table
-    key, listener = service.subscribe(table, viewer, last, encoded=True)
-    conn.key, conn.listener = key, listener
-    await ws.send_text(
-        encode(
-            {
-                "type": "welcome",
-                "table": table.id,
-                "seat": None if viewer is None else f"p{viewer + 1}",
-                "version": table.version,
-                "heartbeat_s": settings.heartbeat_s,
-                "process": service.process_id,
-            }
-        )
-    )
-    await service.connected(table, viewer)
-    writer = asyncio.create_task(conn.writer())
-    beat = asyncio.create_task(conn.heartbeat())
-    try:
+        counted = True  # connected() counts the seat's connection before its first await
+        await service.connected(table, viewer)
+        writer = asyncio.create_task(conn.writer())
+        beat = asyncio.create_task(conn.heartbeat())
+        tasks += [writer, beat]
+        await _serve(ws, conn, writer, beat)
+    finally:
+        for task in tasks:
+            task.cancel()
+            if task.done() and not task.cancelled():
+                task.exception()  # seen here: a dead socket's send is no unhandled error
+        if key is not None and table is not None:
+            service.unsubscribe(table, key)
+        if counted:
+            service.disconnected(await service.table(table_id), viewer)
+        if seat_slot is not None:
+            limits.seat_connections.release(seat_slot)
+        limits.address_connections.release(address)
+
+
+async def _serve(
+    ws: WebSocket, conn: Connection, writer: asyncio.Task[None], beat: asyncio.Task[None]
+) -> None:
+    """The client's frames until it leaves, floods, or a task of ours ends the socket."""
+    settings = conn.settings
+    with contextlib.suppress(WebSocketDisconnect):
         while True:
             incoming = await ws.receive()
             if incoming["type"] == "websocket.disconnect":
@@ -232,6 +311,11 @@ async def live(ws: WebSocket, table_id: str) -> None:
                     await ws.close(CLOSE_FLOOD, "flooding")
                     break
                 conn.push(error("rate_limited", "too many messages: slow down"))
+                continue
+            try:
+                conn.limits.message(conn.address, conn.seat_key)
+            except RateLimited as exc:
+                conn.push(_limited(exc))
                 continue
             text = incoming.get("text")
             if text is None:
@@ -245,13 +329,42 @@ async def live(ws: WebSocket, table_id: str) -> None:
             await conn.handle(text)
             if writer.done() or beat.done():
                 break
-    except (WebSocketDisconnect, RuntimeError):
-        pass
-    finally:
-        writer.cancel()
-        beat.cancel()
-        service.unsubscribe(table, key)
-        service.disconnected(await service.table(table_id), viewer)
+
+
+def parse(raw: str) -> dict[str, Any]:
+    """A client's frame as a JSON object, or :class:`ServiceError` ``bad_frame``.
+
+    Hostile text gets the same clean error as a typo: nesting deep enough to exhaust
+    the parser's recursion, and escaped lone surrogates (``"\\ud800"``), which are
+    valid JSON but no text: they would fail later, when stored, logged or echoed."""
+    try:
+        message = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise ServiceError("bad_frame", "a frame is one JSON object") from None
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        raise ServiceError("bad_frame", 'a frame is a JSON object with a "type"')
+    if not _all_text(message):
+        raise ServiceError("bad_frame", "text in a frame is Unicode: no lone surrogates")
+    return message
+
+
+def _all_text(value: Any) -> bool:
+    """Whether every string in ``value`` (keys too) encodes as UTF-8; iterative, since a
+    frame may nest as deep as its size allows."""
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return False
+        elif isinstance(item, dict):
+            todo.extend(item.keys())
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
+    return True
 
 
 async def _close_quietly(ws: WebSocket, code: int) -> None:

@@ -25,6 +25,7 @@ from decklab.server.api.security import Hygiene, WindowLimit
 from decklab.server.bots import BotPool
 from decklab.server.config import Settings
 from decklab.server.heap import HeapPolicy
+from decklab.server.limits import install as install_limits
 from decklab.server.live import router as live_router
 from decklab.server.retention import RetentionSweep
 from decklab.server.service import TableService
@@ -97,6 +98,7 @@ def create_app(settings: Settings | None = None, pool: BotPool | None = None) ->
     app.state.site_policy = SitePolicy(settings)
     app.add_middleware(HostCheck, policy=app.state.site_policy)
     app.add_middleware(Hygiene)
+    install_limits(app, settings)
     app.add_middleware(metrics.RequestCounter)
     if settings.access_log:
         app.add_middleware(AccessLog)

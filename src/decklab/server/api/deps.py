@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from decklab.server.limits import Limits
 from decklab.server.service import TableService
 
 _bearer = HTTPBearer(auto_error=False, description="a seat token from joining a table")
@@ -28,6 +29,13 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client is not None else "unknown"
 
 
+def get_limits(request: Request) -> Limits:
+    """The per-address and per-seat limits (:mod:`decklab.server.limits`)."""
+    limits: Limits = request.app.state.limits
+    return limits
+
+
 ServiceDep = Annotated[TableService, Depends(get_service)]
 TokenDep = Annotated[str | None, Depends(get_token)]
 AddressDep = Annotated[str, Depends(client_address)]
+LimitsDep = Annotated[Limits, Depends(get_limits)]

@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Query, Request, Response
 
 from decklab.engine.state import seat_name as seat_label
-from decklab.server.api.deps import AddressDep, ServiceDep, TokenDep
+from decklab.server.api.deps import AddressDep, LimitsDep, ServiceDep, TokenDep
 from decklab.server.api.errors import responses
 from decklab.server.api.models import (
     Ack,
@@ -23,9 +23,24 @@ from decklab.server.api.models import (
     UndoRequest,
 )
 from decklab.server.api.options import check_option_types
-from decklab.server.service import ClockSpec, SeatSpec, ServiceError
+from decklab.server.service import ClockSpec, SeatSpec, ServiceError, TableService
 
 router = APIRouter(prefix="/api/tables", tags=["tables"], responses=responses(403, 409, 503))
+
+
+async def _seat_of(
+    service: TableService, table_id: str, token: str | None
+) -> tuple[str, int] | None:
+    """The per-seat limits' key of the token's seat; None for no token or a bad one
+    (the service refuses that itself, after the address's limit has counted it)."""
+    if not token:
+        return None
+    try:
+        table = await service.table(table_id)
+        seat = await service.viewer_of(table, token)
+    except ServiceError:
+        return None
+    return None if seat is None else (table.id, seat)
 
 
 @router.post("", response_model=TableSummary, status_code=201)
@@ -70,8 +85,11 @@ async def table_details(table_id: str, service: ServiceDep) -> TableSummary:
 
 
 @router.post("/{table_id}/join", response_model=JoinResult)
-async def join(table_id: str, body: JoinRequest, service: ServiceDep) -> JoinResult:
+async def join(
+    table_id: str, body: JoinRequest, service: ServiceDep, limits: LimitsDep, address: AddressDep
+) -> JoinResult:
     """Take an open seat: the answer holds the seat token, shown only this once."""
+    limits.join(address)
     seat, token = await service.join(table_id, body.seat, body.nickname)
     return JoinResult(table=table_id, seat=seat_label(seat), token=token)
 
@@ -91,28 +109,57 @@ async def state(table_id: str, service: ServiceDep, token: TokenDep) -> dict[str
 
 
 @router.post("/{table_id}/actions", response_model=Ack)
-async def act(table_id: str, body: Intent, service: ServiceDep, token: TokenDep) -> Ack:
+async def act(
+    table_id: str,
+    body: Intent,
+    service: ServiceDep,
+    token: TokenDep,
+    limits: LimitsDep,
+    address: AddressDep,
+) -> Ack:
     """Play an action (its canonical text) against the version it was chosen at."""
+    limits.message(address, await _seat_of(service, table_id, token))
     version = await service.act(table_id, token, body.action, body.version, body.client_id)
     return Ack(version=version)
 
 
 @router.post("/{table_id}/undo", response_model=Ack)
-async def undo(table_id: str, body: UndoRequest, service: ServiceDep, token: TokenDep) -> Ack:
+async def undo(
+    table_id: str,
+    body: UndoRequest,
+    service: ServiceDep,
+    token: TokenDep,
+    limits: LimitsDep,
+    address: AddressDep,
+) -> Ack:
     """Take back the last move (a game played alone only)."""
+    limits.message(address, await _seat_of(service, table_id, token))
     return Ack(version=await service.undo(table_id, token, body.version))
 
 
 @router.get("/{table_id}/hint", response_model=HintOut)
-async def hint(table_id: str, service: ServiceDep, token: TokenDep) -> HintOut:
+async def hint(
+    table_id: str, service: ServiceDep, token: TokenDep, limits: LimitsDep, address: AddressDep
+) -> HintOut:
     """What the expert would play now, and why (a game played alone only)."""
+    seat = await _seat_of(service, table_id, token)
+    limits.message(address, seat)
+    limits.hint(address, seat)
     got = await service.hint(table_id, token)
     return HintOut(action=got["action"], reason=got["reason"], version=int(got["version"]))
 
 
 @router.post("/{table_id}/chat", response_model=ChatOut)
-async def chat(table_id: str, body: ChatRequest, service: ServiceDep, token: TokenDep) -> ChatOut:
+async def chat(
+    table_id: str,
+    body: ChatRequest,
+    service: ServiceDep,
+    token: TokenDep,
+    limits: LimitsDep,
+    address: AddressDep,
+) -> ChatOut:
     """Say something at the table (seated players only; plain text)."""
+    limits.message(address, await _seat_of(service, table_id, token))
     message = await service.chat(table_id, token, body.text)
     return ChatOut(
         id=message.id,
