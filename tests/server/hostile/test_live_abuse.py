@@ -42,6 +42,9 @@ MB = 1024 * 1024
 #: Limits high enough that the abrupt clients below are never refused: a refused hello
 #: would never be subscribed, and the leak test would prove nothing.
 UNLIMITED = {"connections_per_address": 100_000, "address_messages_per_window": 1_000_000}
+#: A real server on a loopback port is reached by its IP address, which the default Host
+#: policy answers to (the TestClient's ``testserver`` needs ``public_urls``).
+LOOPBACK_HOST = {"public_urls": ()}
 
 
 # ------------------------------------------------------------------ helpers
@@ -109,7 +112,9 @@ def test_abrupt_hello_and_close_leaves_memory_and_listeners_as_they_were(
     database_url: str, bot_pool: BotPool, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.WARNING)
-    app = create_app(fast_settings(database_url=database_url, **UNLIMITED), pool=bot_pool)
+    app = create_app(
+        fast_settings(database_url=database_url, **UNLIMITED, **LOOPBACK_HOST), pool=bot_pool
+    )
     with serving(app) as base:
         table = busy_table(base)
         url = f"ws://{base}{URL.format(table)}"
@@ -137,7 +142,9 @@ def test_a_client_gone_during_the_handshake_logs_no_error(
     """The 59-in-60 ``Exception in ASGI application``: logged at debug level now."""
     caplog.set_level(logging.DEBUG, logger="decklab.server.live")
     caplog.set_level(logging.WARNING)
-    app = create_app(fast_settings(database_url=database_url, **UNLIMITED), pool=bot_pool)
+    app = create_app(
+        fast_settings(database_url=database_url, **UNLIMITED, **LOOPBACK_HOST), pool=bot_pool
+    )
     with serving(app) as base:
         url = f"ws://{base}{URL.format(busy_table(base))}"
         asyncio.run(hello_and_vanish(url, 60))
@@ -179,7 +186,7 @@ def test_a_malformed_hello_gets_a_clean_bad_frame(client: TestClient, first: str
 def test_malformed_frames_after_hello_get_clean_errors_and_change_nothing(
     client: TestClient,
 ) -> None:
-    table = new_table(client, game=two_player(), players=2, deal=21)["id"]
+    table = new_table(client, game=two_player(), players=2)["id"]
     tokens = [join(client, table, "p1", "ann"), join(client, table, "p2", "bob")]
     before = client.get(f"/api/tables/{table}").json()
     bad = [
@@ -211,10 +218,19 @@ def test_malformed_frames_after_hello_get_clean_errors_and_change_nothing(
         ("actions", '{"action": "x", "version": 0, "client_id": @}'.replace("@", SURROGATE)),
         ("actions", '{"action": @, "version": 0, "client_id": "a"}'.replace("@", SURROGATE)),
         ("chat", '{"text": @}'.replace("@", SURROGATE)),
+        ("actions", NESTED),
+        ("join", NESTED),
     ],
-    ids=["join-nickname", "actions-client_id", "actions-action", "chat-text"],
+    ids=[
+        "join-nickname",
+        "actions-client_id",
+        "actions-action",
+        "chat-text",
+        "actions-nested",
+        "join-nested",
+    ],
 )
-def test_a_lone_surrogate_in_a_rest_body_gets_a_clean_error(
+def test_a_lone_surrogate_or_deep_nesting_in_a_rest_body_gets_a_clean_error(
     client: TestClient, path: str, body: str
 ) -> None:
     table = new_table(client, game=two_player(), players=2)["id"]
