@@ -113,6 +113,10 @@ class BotPool:
                 self.restarts += 1
             return await loop.run_in_executor(self.executor, fn, *args)
 
+    async def run(self, fn: Callable[..., T], *args: object) -> T:
+        """``fn(*args)`` in a worker: the heavy requests (:mod:`.heavy`) use a pool of their own."""
+        return await self._run(fn, *args)
+
     async def choose(self, spec: str, state: GameState, seat: int) -> str:
         return await self._run(think, spec, self.sample(state, seat), seat)
 

@@ -49,6 +49,17 @@ def app_factory() -> Any:
     return create_app(_settings_from_env())
 
 
+def database_problem(url: str, exc: BaseException) -> str:
+    """One line saying why the database at ``url`` cannot be used (no traceback: the cause
+    is the file or the server, not decklab)."""
+    cause = getattr(exc, "orig", None) or exc
+    reason = " ".join(str(cause).split())[:300] or type(cause).__name__
+    return (
+        f"the database {shown_url(url)} cannot be used: {reason} "
+        "(a corrupt or foreign file, or an unreachable server? restore a backup or fix the URL)"
+    )
+
+
 def shown_url(url: str) -> str:
     """A database URL safe to print (no password)."""
     from sqlalchemy.engine import make_url
@@ -163,8 +174,13 @@ def register(app: typer.Typer) -> None:
         if processes > 1 and not is_postgres(url):
             typer.echo("error: several processes share tables through PostgreSQL only", err=True)
             raise typer.Exit(2)
-        if processes > 1:
-            upgrade(url)  # once, before the workers start (each would otherwise race to)
+        # Once, before any worker starts (several would otherwise race to); a database
+        # that cannot be opened (corrupt, foreign, unreachable) is said in one line.
+        try:
+            upgrade(url)
+        except Exception as exc:
+            typer.echo(f"error: {database_problem(url, exc)}", err=True)
+            raise typer.Exit(2) from None
         settings = Settings(
             database_url=url,
             sqlite_sync=sqlite_sync,

@@ -23,6 +23,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from sqlalchemy.exc import DBAPIError
 
 from decklab.server import trace
 from decklab.server.config import Settings
@@ -154,12 +155,14 @@ class Connection:
                 acked = await self.service.undo(self.table.id, self._token, version)
                 self.push({"type": "ack", "version": acked, **echo})
             elif kind == "hint":
-                got = await self.service.hint(self.table.id, self._token)
+                got = await self.service.hint(self.table.id, self._token, address=self._address)
                 self.push({"type": "hint", **got, "version": int(got["version"]), **echo})
             elif kind == "hello":
                 raise ServiceError("bad_frame", "hello is sent once, first")
             else:
                 raise ServiceError("bad_frame", f"unknown frame type {kind[:32]!r}")
+        except DBAPIError:  # the database is locked or gone: nothing changed, try again
+            self.push(error("unavailable", "the database is unavailable: try again", **echo))
         except ServiceError as exc:
             extra: dict[str, Any] = dict(echo)
             if exc.code == "stale":
@@ -168,6 +171,11 @@ class Connection:
             self.push(error(exc.code, exc.message, **extra))
 
     _token: str | None = None
+
+    @property
+    def _address(self) -> str:
+        client = self.ws.client
+        return client.host if client is not None else "unknown"
 
 
 @router.websocket("/api/tables/{table_id}/live")

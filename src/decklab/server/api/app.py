@@ -12,12 +12,16 @@ import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import DataError, DBAPIError, IntegrityError, ProgrammingError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from decklab.server import trace
+from decklab.server.api.models import ErrorOut
 from decklab.server.api.routes import games, stats, tables, web
 from decklab.server.api.security import Hygiene, WindowLimit
 from decklab.server.bots import BotPool
@@ -30,6 +34,21 @@ from decklab.server.store.queries import Store
 
 log = logging.getLogger("decklab.server")
 
+READY_TIMEOUT_S = 2.0
+"""A readiness probe gives up on the database after this long (and answers 503)."""
+DB_RETRY_AFTER_S = 2
+"""``Retry-After`` of an answer refused because the database failed: a lock held by
+someone else, a connection lost, a full disk: passing faults, or ones for an operator."""
+
+
+def unavailable(message: str, retry_after: int = DB_RETRY_AFTER_S) -> JSONResponse:
+    """503 in the API's error shape, saying when to try again."""
+    return JSONResponse(
+        {"error": {"code": "unavailable", "message": message}},
+        status_code=503,
+        headers={"Retry-After": str(retry_after)},
+    )
+
 
 async def _loop_lag_probe(every_s: float = 0.01) -> None:
     """How late the event loop wakes a task that asked to sleep ``every_s`` (tracing only)."""
@@ -40,15 +59,18 @@ async def _loop_lag_probe(every_s: float = 0.01) -> None:
             trace.lag(time.monotonic() - due)
 
 
-def create_app(settings: Settings | None = None, pool: BotPool | None = None) -> FastAPI:
-    """The application. ``pool`` lets tests share one set of bot workers between apps."""
+def create_app(
+    settings: Settings | None = None, pool: BotPool | None = None, heavy_pool: BotPool | None = None
+) -> FastAPI:
+    """The application. ``pool`` (and ``heavy_pool``, for replays, records, hints and
+    statistics) let tests share one set of workers between apps."""
     settings = settings or Settings()
     url = settings.database_url or default_url()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         upgrade(url)
-        store = Store(make_engine(url, settings.sqlite_sync))
+        store = Store(make_engine(url, settings.sqlite_sync, settings.db_busy_timeout_s))
         own_pool = pool is None
         workers = pool or BotPool(settings.bot_workers)
         coordinator = None
@@ -60,7 +82,7 @@ def create_app(settings: Settings | None = None, pool: BotPool | None = None) ->
         if heap is not None:
             heap.start()  # before the tables are rebuilt: they are not frozen
         app.state.heap = heap
-        service = TableService(store, settings, workers, coordinator)
+        service = TableService(store, settings, workers, coordinator, heavy_pool)
         await service.start()
         app.state.service = service
         probe = asyncio.create_task(_loop_lag_probe()) if trace.enabled else None
@@ -92,8 +114,24 @@ def create_app(settings: Settings | None = None, pool: BotPool | None = None) ->
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
         return JSONResponse(
-            {"error": {"code": exc.code, "message": exc.message}}, status_code=exc.status
+            {"error": {"code": exc.code, "message": exc.message}},
+            status_code=exc.status,
+            headers=None if exc.retry_after is None else {"Retry-After": str(exc.retry_after)},
         )
+
+    @app.exception_handler(DBAPIError)
+    @app.exception_handler(PoolTimeout)
+    async def database_error(_request: Request, exc: Exception) -> JSONResponse:
+        """The database refused or failed (locked, gone, full): 503 and when to try again,
+        rather than a bare 500. Nothing was changed: a write's transaction did not commit.
+        A statement the database found wrong is the server's own fault: a 500 in shape."""
+        if isinstance(exc, IntegrityError | ProgrammingError | DataError):
+            log.error("database refused a statement", exc_info=exc)
+            return JSONResponse(
+                {"error": {"code": "internal", "message": "the server failed"}}, status_code=500
+            )
+        log.warning("database unavailable: %s", str(getattr(exc, "orig", exc))[:200])
+        return unavailable("the database is unavailable for the moment: try again shortly")
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -110,6 +148,24 @@ def create_app(settings: Settings | None = None, pool: BotPool | None = None) ->
     async def health(request: Request) -> dict[str, str]:
         """Up; and which server process answered (with ``--processes N``, one of N)."""
         return {"status": "ok", "process": request.app.state.service.process_id}
+
+    @app.get("/api/health/live", tags=["server"])
+    async def health_live(request: Request) -> dict[str, str]:
+        """Liveness: the process answers (the database is not touched; a restart would not
+        mend it)."""
+        return {"status": "ok", "process": request.app.state.service.process_id}
+
+    @app.get("/api/health/ready", tags=["server"], responses={503: {"model": ErrorOut}})
+    async def health_ready(request: Request) -> Any:
+        """Readiness: the database answers and would take a write now (503 otherwise, so a
+        proxy or orchestrator sends no players here meanwhile)."""
+        service = request.app.state.service
+        try:
+            await asyncio.wait_for(asyncio.to_thread(service.store.ping), READY_TIMEOUT_S)
+        except (TimeoutError, DBAPIError, PoolTimeout) as exc:
+            log.warning("not ready: %s", str(getattr(exc, "orig", exc))[:200] or "timed out")
+            return unavailable("the database does not answer")
+        return {"status": "ready", "process": service.process_id}
 
     app.include_router(games.router)
     app.include_router(tables.router)

@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, Path, Query
 
-from decklab.server.api.deps import ServiceDep
+from decklab.server.api.deps import AddressDep, ServiceDep
 from decklab.server.service import ServiceError
 
 router = APIRouter(prefix="/api", tags=["stats"])
@@ -15,6 +15,7 @@ router = APIRouter(prefix="/api", tags=["stats"])
 @router.get("/stats/{nickname}")
 async def stats(
     service: ServiceDep,
+    address: AddressDep,
     nickname: str = Path(max_length=32),
     game: str | None = Query(default=None, max_length=64),
 ) -> dict[str, Any]:
@@ -26,4 +27,4 @@ async def stats(
             game = get_game(game).info.name
         except KeyError as exc:
             raise ServiceError("not_found", str(exc.args[0]), 404) from None
-    return {"nickname": nickname, "games": await service.stats(nickname, game)}
+    return {"nickname": nickname, "games": await service.stats(nickname, game, address=address)}

@@ -25,7 +25,7 @@ from decklab.server.api.models import (
 from decklab.server.service import ClockSpec, SeatSpec, ServiceError
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorOut} for code in (400, 403, 404, 409, 413, 422, 429)
+    code: {"model": ErrorOut} for code in (400, 403, 404, 409, 410, 413, 422, 429, 503)
 }
 router = APIRouter(prefix="/api/tables", tags=["tables"], responses=ERRORS)
 
@@ -105,9 +105,9 @@ async def undo(table_id: str, body: UndoRequest, service: ServiceDep, token: Tok
 
 
 @router.get("/{table_id}/hint", response_model=HintOut)
-async def hint(table_id: str, service: ServiceDep, token: TokenDep) -> HintOut:
+async def hint(table_id: str, service: ServiceDep, token: TokenDep, address: AddressDep) -> HintOut:
     """What the expert would play now, and why (a game played alone only)."""
-    got = await service.hint(table_id, token)
+    got = await service.hint(table_id, token, address=address)
     return HintOut(action=got["action"], reason=got["reason"], version=int(got["version"]))
 
 
@@ -131,9 +131,11 @@ async def play_again(table_id: str, service: ServiceDep, token: TokenDep) -> Tab
 
 
 @router.get("/{table_id}/record")
-async def record(table_id: str, service: ServiceDep, token: TokenDep) -> dict[str, Any]:
+async def record(
+    table_id: str, service: ServiceDep, token: TokenDep, address: AddressDep
+) -> dict[str, Any]:
     """The full record once the game is over; during play the asker's redacted copy."""
-    return await service.record(table_id, token)
+    return await service.record(table_id, token, address=address)
 
 
 @router.get("/{table_id}/replay")
@@ -141,8 +143,9 @@ async def replay(
     table_id: str,
     service: ServiceDep,
     token: TokenDep,
+    address: AddressDep,
     step: int = Query(ge=0, le=100000),
     seat: str | None = Query(default=None, max_length=16),
 ) -> dict[str, Any]:
     """The table after its first ``step`` actions as a seat (or ``spectator``) saw it."""
-    return await service.replay(table_id, token, step, seat)
+    return await service.replay(table_id, token, step, seat, address=address)
