@@ -52,9 +52,11 @@ def hint(spec: str, sample: GameState, seat: int) -> HintResult:
     return HintResult(got.text, got.reason)
 
 
-def _watch_parent(parent: int) -> None:
+def _watch_parent(parent: int, nice: int = 0) -> None:
     """In a worker: exit when the server process is gone (even killed with SIGKILL),
-    instead of lingering as an orphan."""
+    instead of lingering as an orphan; and yield the processor to the server by ``nice``."""
+    if nice:
+        os.nice(nice)
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -77,8 +79,10 @@ class BotPool:
     ``spawn`` keeps the workers free of the server's threads and sockets.
     """
 
-    def __init__(self, workers: int = 1) -> None:
+    def __init__(self, workers: int = 1, nice: int = 0) -> None:
         self.workers = workers
+        self.nice = nice
+        """How much lower the workers' scheduling priority is than the server's."""
         self.executor: Executor = self._new_executor()
         self.restarts = 0
         """How many times a broken pool (a worker killed: out of memory, a signal) was replaced."""
@@ -89,7 +93,7 @@ class BotPool:
             max_workers=self.workers,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_watch_parent,
-            initargs=(os.getpid(),),
+            initargs=(os.getpid(), self.nice),
         )
 
     def sample(self, state: GameState, seat: int) -> GameState:

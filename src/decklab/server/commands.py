@@ -149,6 +149,27 @@ def register(app: typer.Typer) -> None:
                 min=0,
             ),
         ] = 600.0,
+        heavy_workers: Annotated[
+            int,
+            typer.Option(
+                help="processes that replays, records, hints and statistics are worked out in",
+                min=1,
+            ),
+        ] = 2,
+        waiting_table_ttl: Annotated[
+            float,
+            typer.Option(
+                help="seconds after which a table still waiting for players expires; 0: never",
+                min=0,
+            ),
+        ] = 24 * 3600.0,
+        db_busy_timeout: Annotated[
+            float,
+            typer.Option(
+                help="seconds a write waits for a database lock before the request gets 503",
+                min=0.001,
+            ),
+        ] = 5.0,
         log_level: Annotated[str, typer.Option(help="debug, info, warning")] = "info",
     ) -> None:
         """Serve online play: tables, seats, live moves, bots (FastAPI + uvicorn)."""
@@ -191,6 +212,9 @@ def register(app: typer.Typer) -> None:
             table_window_s=60.0,
             full_gc_every_s=full_gc_every,
             idle_table_s=idle_table,
+            heavy_workers=heavy_workers,
+            waiting_table_ttl_s=waiting_table_ttl,
+            db_busy_timeout_s=db_busy_timeout,
         )
         typer.echo(f"decklab serves on http://{host}:{port}/ (database: {shown_url(url)})")
         if processes == 1:

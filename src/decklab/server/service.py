@@ -53,6 +53,9 @@ SPECTATOR = "spectator"
 TIMEOUT_ACTIONS = ("bot", "forfeit")
 BOT_RETRY_S = 0.5
 """A bot whose worker failed is asked again after this pause."""
+HEAVY_NICE = 10
+"""The heavy workers run at a lower priority than the server: on a machine with fewer
+free cores than busy workers, the event loop still gets the processor when it wakes."""
 
 
 class ServiceError(Exception):
@@ -379,7 +382,7 @@ class TableService:
         self.heavy_pool = (
             heavy_pool
             if heavy_pool is not None
-            else BotPool(self.settings.heavy_workers)
+            else BotPool(self.settings.heavy_workers, nice=HEAVY_NICE)
             if self._own_heavy
             else None
         )
