@@ -456,7 +456,7 @@ class TableService:
         gone = [
             table.id
             for table in self.tables.values()
-            if table.finished
+            if table.status in ("finished", "expired")
             and not table.listeners
             and now - table.touched >= self.settings.idle_table_s
             and not table.lock.locked()
