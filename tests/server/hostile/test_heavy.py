@@ -138,7 +138,8 @@ def test_health_stays_quick_while_ten_replays_run(
     poller.join(30)
     assert [a.status_code for a in answers] == [200] * 10, [a.text[:200] for a in answers]
     assert sorted(a.json()["step"] for a in answers) == [actions - i for i in range(9, -1, -1)]
-    p99 = statistics.quantiles(latencies, n=100)[98]
+    p99 = statistics.quantiles(latencies, n=100, method="inclusive")[98]
+    print(f"health p99 {p99 * 1000:.1f} ms over {len(latencies)} polls")
     assert len(latencies) > 20
     assert p99 < 0.050, f"/api/health p99 {p99 * 1000:.0f} ms, worst {max(latencies) * 1000:.0f} ms"
 
@@ -221,6 +222,7 @@ def _bulk_insert(store: Store, count: int, *, age_s: float = 0.0) -> list[str]:
     return [t["id"] for t in tables]
 
 
+@pytest.mark.anyio
 async def test_restart_rebuilds_no_waiting_table(database_url: str) -> None:
     """2,000 tables nobody joined cost a start nothing: none is rebuilt, and one of them
     asked for by id later is read then, joined, and played."""
@@ -253,6 +255,7 @@ async def test_restart_rebuilds_no_waiting_table(database_url: str) -> None:
         store.close()
 
 
+@pytest.mark.anyio
 async def test_abandoned_waiting_tables_expire(database_url: str) -> None:
     """Tables left waiting past ``waiting_table_ttl_s`` are marked ``expired`` by the
     server's own sweep: out of the lobby, their page says so, joining is refused clearly;
@@ -326,7 +329,7 @@ class Lock:
 def fragile(database_url: str, bot_pool: BotPool) -> Iterator[TestClient]:
     """The application with a short wait for database locks."""
     settings = fast_settings(database_url=database_url, db_busy_timeout_s=0.3)
-    app = create_app(settings, pool=bot_pool, heavy_pool=bot_pool)
+    app = create_app(settings, pool=bot_pool)
     with TestClient(app, base_url="http://testserver", raise_server_exceptions=False) as client:
         yield client
 
