@@ -16,12 +16,13 @@ can share a PostgreSQL database (:mod:`.coordination`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
 import unicodedata
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -378,16 +379,11 @@ class TableService:
         self._announcing: set[asyncio.Task[None]] = set()
         self._idle_sweep: asyncio.Task[None] | None = None
         self.closed = False
-        self._own_heavy = heavy_pool is None and self.settings.heavy_workers > 0
-        self.heavy_pool = (
-            heavy_pool
-            if heavy_pool is not None
-            else BotPool(self.settings.heavy_workers, nice=HEAVY_NICE)
-            if self._own_heavy
-            else None
-        )
-        """Where replays, records, hints and statistics are worked out (:mod:`.heavy`);
-        None (``heavy_workers`` 0): in a thread of this process, for embedding."""
+        self._own_heavy = False
+        self.heavy_pool = heavy_pool
+        """Where replays, records, hints and statistics are worked out (:mod:`.heavy`):
+        made at the first such request; with ``heavy_workers`` 0, none (in a thread of
+        this process, for embedding)."""
         self.heavy_gate = heavy.HeavyGate(
             self.settings.heavy_per_address, self.settings.heavy_in_flight
         )
@@ -1261,7 +1257,7 @@ class TableService:
             raise ServiceError("no_hint", "hints are for a game played alone", 409)
         if seat not in table.state.to_act() or table.status != "playing":
             raise ServiceError("no_hint", "it is not this seat's turn", 409)
-        pool = self.heavy_pool or self.pool
+        pool = self._heavy_workers() or self.pool
         if pool is None:
             raise ServiceError("no_hint", "this server has no bot workers", 503)
         sample = pool.sample(table.state, seat)
@@ -1503,9 +1499,10 @@ class TableService:
                 listener.overflowed = True
 
     # ------------------------------------------------------------ records, replay
-    async def _heavy(self, address: str | None, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` worked out in the heavy pool (:mod:`.heavy`), within the asker's
-        share: refused at once (429, or 503 when everyone's share is taken) rather than
+    @contextlib.contextmanager
+    def _heavy_share(self, address: str | None) -> Iterator[None]:
+        """Hold one of the asker's heavy slots (:class:`.heavy.HeavyGate`) meanwhile:
+        refused at once (429, or 503 when everyone's slots are taken) rather than
         queued behind work nobody may wait for."""
         key = address or "local"
         refused = self.heavy_gate.enter(key)
@@ -1522,11 +1519,27 @@ class TableService:
                 "unavailable", "the server is busy with replays: try again shortly", 503, 2
             )
         try:
-            if self.heavy_pool is None:
-                return await asyncio.to_thread(fn, *args)
-            return await self.heavy_pool.run(fn, *args)
+            yield
         finally:
             self.heavy_gate.leave(key)
+
+    async def _work(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` worked out in the heavy pool (:mod:`.heavy`), not on the loop."""
+        workers = self._heavy_workers()
+        if workers is None:
+            return await asyncio.to_thread(fn, *args)
+        return await workers.run(fn, *args)
+
+    async def _heavy(self, address: str | None, fn: Callable[..., T], *args: Any) -> T:
+        """:meth:`_work` within the asker's share (:meth:`_heavy_share`)."""
+        with self._heavy_share(address):
+            return await self._work(fn, *args)
+
+    def _heavy_workers(self) -> BotPool | None:
+        if self.heavy_pool is None and self.settings.heavy_workers > 0 and not self.closed:
+            self.heavy_pool = BotPool(self.settings.heavy_workers, nice=HEAVY_NICE)
+            self._own_heavy = True
+        return self.heavy_pool
 
     async def record(
         self, table_id: str, token: str | None, *, address: str | None = None
@@ -1570,19 +1583,19 @@ class TableService:
         key = (table.id, table.version, step, wanted)
         part = self.replays.get(key) if table.finished else None
         if part is None:
-            loaded = await asyncio.to_thread(self.store.load, table.id)
-            assert loaded is not None
-            part = await self._heavy(
-                address,
-                replay_part,
-                table.cls.info.name,
-                table.state.num_players,
-                dict(table.state.options),
-                table.setup,
-                table.seed,
-                [(a.actor, a.text, list(a.chance)) for a in loaded.actions[:step]],
-                wanted,
-            )
+            with self._heavy_share(address):  # the reading of the actions too
+                loaded = await asyncio.to_thread(self.store.load, table.id)
+                assert loaded is not None
+                part = await self._work(
+                    replay_part,
+                    table.cls.info.name,
+                    table.state.num_players,
+                    dict(table.state.options),
+                    table.setup,
+                    table.seed,
+                    [(a.actor, a.text, list(a.chance)) for a in loaded.actions[:step]],
+                    wanted,
+                )
             if table.finished:
                 self.replays.put(key, part)
         return {"table": table.id, "step": step, "steps": table.actions, **part}
@@ -1635,9 +1648,10 @@ class TableService:
     ) -> dict[str, Any]:
         """A nickname's solo statistics per game: games, perfect, average, best, streaks, deals
         (worked out in the heavy pool: a keen player's thousands of games are many rows)."""
-        rows = await asyncio.to_thread(self.store.solo_results, nickname, game)
-        plain = [(r.game, r.deal, r.score, r.perfect) for r in rows]
-        return await self._heavy(address, heavy.solo_stats, plain, game)
+        with self._heavy_share(address):
+            rows = await asyncio.to_thread(self.store.solo_results, nickname, game)
+            plain = [(r.game, r.deal, r.score, r.perfect) for r in rows]
+            return await self._work(heavy.solo_stats, plain, game)
 
 
 def games_catalogue() -> list[dict[str, Any]]:
