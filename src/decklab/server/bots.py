@@ -10,6 +10,7 @@ any intent. Agents are built once per worker process and spec.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
 import random
@@ -56,7 +57,7 @@ def _watch_parent(parent: int, nice: int = 0) -> None:
     """In a worker: exit when the server process is gone (even killed with SIGKILL),
     instead of lingering as an orphan; and yield the processor to the server by ``nice``."""
     if nice:
-        os.nice(nice)
+        _lower_priority(0, nice)
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -64,6 +65,13 @@ def _watch_parent(parent: int, nice: int = 0) -> None:
         os._exit(0)
 
     threading.Thread(target=watch, daemon=True, name="parent-watch").start()
+
+
+def _lower_priority(pid: int, nice: int) -> None:
+    """Give process ``pid`` (0: this one) the niceness ``nice``, if it is not lower yet."""
+    with contextlib.suppress(OSError):
+        if os.getpriority(os.PRIO_PROCESS, pid) < nice:
+            os.setpriority(os.PRIO_PROCESS, pid, nice)
 
 
 def _warm() -> int:
@@ -83,6 +91,7 @@ class BotPool:
         self.workers = workers
         self.nice = nice
         """How much lower the workers' scheduling priority is than the server's."""
+        self._lowered: set[int] = set()
         self.executor: Executor = self._new_executor()
         self.restarts = 0
         """How many times a broken pool (a worker killed: out of memory, a signal) was replaced."""
@@ -109,13 +118,26 @@ class BotPool:
         loop = asyncio.get_running_loop()
         executor = self.executor
         try:
-            return await loop.run_in_executor(executor, fn, *args)
+            done = loop.run_in_executor(executor, fn, *args)
+            self._lower_new_workers(executor)
+            return await done
         except BrokenExecutor:
             if self.executor is executor:  # not replaced already by another caller
                 executor.shutdown(wait=False, cancel_futures=True)
                 self.executor = self._new_executor()
                 self.restarts += 1
             return await loop.run_in_executor(self.executor, fn, *args)
+
+    def _lower_new_workers(self, executor: Executor) -> None:
+        """Lower the priority of workers just started, from here: their own initializer
+        runs only once they have imported decklab, a second of work at full priority
+        that, on a machine with few cores, took the processor from the event loop."""
+        if not self.nice:
+            return
+        for pid in getattr(executor, "_processes", None) or {}:
+            if pid not in self._lowered:
+                self._lowered.add(pid)
+                _lower_priority(pid, self.nice)
 
     async def run(self, fn: Callable[..., T], *args: object) -> T:
         """``fn(*args)`` in a worker: the heavy requests (:mod:`.heavy`) use a pool of their own."""

@@ -22,12 +22,14 @@ from typing import Any
 from decklab.engine import records
 from decklab.engine.registry import get_game
 from decklab.engine.state import GameState, Viewer
+from decklab.server import frames
 
 
-def record_of(state: GameState, players: dict[str, str], viewer: Viewer) -> dict[str, Any]:
+def record_of(state: GameState, players: dict[str, str], viewer: Viewer) -> str:
     """In a worker: :func:`decklab.engine.records.make_record` of the state (the full
-    record for ``viewer`` :data:`decklab.engine.state.ALL`, else that seat's copy)."""
-    return records.make_record(state, players=players, viewer=viewer)
+    record for ``viewer`` :data:`decklab.engine.state.ALL`, else that seat's copy), as
+    JSON text (encoding a long game's record is the loop's time too)."""
+    return frames.encode(records.make_record(state, players=players, viewer=viewer))
 
 
 def solo_stats(
@@ -109,15 +111,15 @@ class ReplayCache:
 
     def __init__(self, size: int = 512) -> None:
         self.size = size
-        self.held: OrderedDict[Hashable, dict[str, Any]] = OrderedDict()
+        self.held: OrderedDict[Hashable, str] = OrderedDict()
 
-    def get(self, key: Hashable) -> dict[str, Any] | None:
+    def get(self, key: Hashable) -> str | None:
         found = self.held.get(key)
         if found is not None:
             self.held.move_to_end(key)
         return found
 
-    def put(self, key: Hashable, value: dict[str, Any]) -> None:
+    def put(self, key: Hashable, value: str) -> None:
         self.held[key] = value
         self.held.move_to_end(key)
         while len(self.held) > self.size:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import secrets
 import time
@@ -261,7 +262,8 @@ def rebuild(
     return state, entries
 
 
-def replay_part(
+def replay_text(
+    head: dict[str, Any],
     game: str,
     num_players: int,
     options: dict[str, Any],
@@ -269,15 +271,20 @@ def replay_part(
     seed: int | None,
     actions: Sequence[tuple[int, str, Sequence[str]]],
     wanted: Viewer,
-) -> dict[str, Any]:
-    """The game after ``actions``, as ``wanted`` saw it then (log and view): worked out in
-    a heavy worker (:mod:`.heavy`) from plain data, never on the event loop."""
+) -> str:
+    """The replay answer (``head`` and the game after ``actions`` as ``wanted`` saw it
+    then: log and view) as JSON text: worked out in a heavy worker (:mod:`.heavy`) from
+    plain data, never on the event loop — the encoding too, which for a long game's
+    log is tens of milliseconds more."""
     state, entries = rebuild(get_game(game), num_players, options, setup, seed, actions)
-    return {
-        "viewer": seat_name(wanted) if wanted is not None else SPECTATOR,
-        "log": frames.log_for(state, entries, wanted),
-        **frames.game_part(state, wanted, acting=False),
-    }
+    return frames.encode(
+        {
+            **head,
+            "viewer": seat_name(wanted) if wanted is not None else SPECTATOR,
+            "log": frames.log_for(state, entries, wanted),
+            **frames.game_part(state, wanted, acting=False),
+        }
+    )
 
 
 def replay_from(
@@ -1545,6 +1552,12 @@ class TableService:
         self, table_id: str, token: str | None, *, address: str | None = None
     ) -> dict[str, Any]:
         """The full record once the game is over; during play, the asker's redacted copy."""
+        return dict(json.loads(await self.record_text(table_id, token, address=address)))
+
+    async def record_text(
+        self, table_id: str, token: str | None, *, address: str | None = None
+    ) -> str:
+        """:meth:`record` as JSON text, made and encoded in the heavy pool."""
         table = await self.table(table_id)
         viewer = await self.viewer_of(table, token)
         players = {
@@ -1563,8 +1576,9 @@ class TableService:
         as_seat: str | None,
         *,
         address: str | None = None,
-    ) -> dict[str, Any]:
-        """The table after its first ``step`` actions, as a seat or a spectator saw it then.
+    ) -> str:
+        """The table after its first ``step`` actions, as a seat or a spectator saw it then
+        (JSON text, made and encoded in the heavy pool).
 
         During play only the asker's own seat or the spectator's side may be asked for.
         The game is rebuilt in the heavy pool; a finished table's answers are kept.
@@ -1581,24 +1595,24 @@ class TableService:
         if not 0 <= step <= table.actions:
             raise ServiceError("bad_request", f"step is 0 to {table.actions}")
         key = (table.id, table.version, step, wanted)
-        part = self.replays.get(key) if table.finished else None
-        if part is None:
+        text = self.replays.get(key) if table.finished else None
+        if text is None:
             with self._heavy_share(address):  # the reading of the actions too
-                loaded = await asyncio.to_thread(self.store.load, table.id)
-                assert loaded is not None
-                part = await self._work(
-                    replay_part,
+                lines = await asyncio.to_thread(self.store.action_lines, table.id, step)
+                text = await self._work(
+                    replay_text,
+                    {"table": table.id, "step": step, "steps": table.actions},
                     table.cls.info.name,
                     table.state.num_players,
                     dict(table.state.options),
                     table.setup,
                     table.seed,
-                    [(a.actor, a.text, list(a.chance)) for a in loaded.actions[:step]],
+                    lines,
                     wanted,
                 )
             if table.finished:
-                self.replays.put(key, part)
-        return {"table": table.id, "step": step, "steps": table.actions, **part}
+                self.replays.put(key, text)
+        return text
 
     # ------------------------------------------------------------ listings
     def summary(self, table: Table) -> dict[str, Any]:

@@ -172,6 +172,19 @@ class Store:
             chat = _chat_of(db, table_id, after_chat)
             return TableNews(table, seats, last_known, actions, chat, int(stored or 0))
 
+    def action_lines(self, table_id: str, count: int) -> list[tuple[int, str, list[str]]]:
+        """A table's first ``count`` actions as plain (actor, text, chance) tuples, read
+        without ORM objects: what a replay hands its worker (the ORM's objects for a
+        long game took the GIL from the event loop for tens of milliseconds)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(ACTIONS.c.actor, ACTIONS.c.text, ACTIONS.c.chance)
+                .where(ACTIONS.c.table_id == table_id)
+                .order_by(ACTIONS.c.seq)
+                .limit(count)
+            )
+            return [(int(actor), str(text), list(chance or ())) for actor, text, chance in rows]
+
     def ping(self) -> None:
         """Raise unless the database answers and would take a write now (readiness):
         PostgreSQL a ``SELECT 1``; SQLite takes its write lock and lets it go at once (a

@@ -130,15 +130,21 @@ async def play_again(table_id: str, service: ServiceDep, token: TokenDep) -> Tab
     return TableSummary.model_validate(service.summary(await service.play_again(table_id, token)))
 
 
-@router.get("/{table_id}/record")
+JSON_OBJECT: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"application/json": {"schema": {"type": "object"}}}}
+}
+
+
+@router.get("/{table_id}/record", response_class=Response, responses=JSON_OBJECT)
 async def record(
     table_id: str, service: ServiceDep, token: TokenDep, address: AddressDep
-) -> dict[str, Any]:
+) -> Response:
     """The full record once the game is over; during play the asker's redacted copy."""
-    return await service.record(table_id, token, address=address)
+    text = await service.record_text(table_id, token, address=address)
+    return Response(text, media_type="application/json")
 
 
-@router.get("/{table_id}/replay")
+@router.get("/{table_id}/replay", response_class=Response, responses=JSON_OBJECT)
 async def replay(
     table_id: str,
     service: ServiceDep,
@@ -146,6 +152,7 @@ async def replay(
     address: AddressDep,
     step: int = Query(ge=0, le=100000),
     seat: str | None = Query(default=None, max_length=16),
-) -> dict[str, Any]:
+) -> Response:
     """The table after its first ``step`` actions as a seat (or ``spectator``) saw it."""
-    return await service.replay(table_id, token, step, seat, address=address)
+    text = await service.replay(table_id, token, step, seat, address=address)
+    return Response(text, media_type="application/json")
