@@ -27,6 +27,7 @@ from sqlalchemy import insert
 from decklab.engine.registry import game_names, get_game
 from decklab.server.api.app import create_app
 from decklab.server.bots import BotPool
+from decklab.server.heavy import HeavyGate
 from decklab.server.service import ServiceError, TableService
 from decklab.server.store.db import make_engine, upgrade
 from decklab.server.store.models import SeatRow, TableRow
@@ -174,6 +175,19 @@ def test_one_address_gets_its_share_and_is_refused_the_rest_at_once(
         assert answer.json()["error"]["code"] == "rate_limited"
         assert int(answer.headers["retry-after"]) >= 1
         assert took < 0.5, f"a refusal took {took:.2f} s"
+
+
+def test_heavy_gate_bounds_each_address_and_everyone() -> None:
+    """The gate's arithmetic: ``per_address`` slots each, ``total`` in all, a slot given
+    back is free again (and a refusal takes none)."""
+    gate = HeavyGate(per_address=2, total=3)
+    assert [gate.enter("a"), gate.enter("a"), gate.enter("a")] == [None, None, "address"]
+    assert gate.enter("b") is None and gate.enter("c") == "full"
+    gate.leave("a")
+    assert gate.enter("c") is None and gate.enter("a") == "full"
+    for key in ("a", "b", "c"):
+        gate.leave(key)
+    assert gate.count == 0 and gate.in_flight == {}
 
 
 # ------------------------------------------------------------------ item 5: tables that never start
