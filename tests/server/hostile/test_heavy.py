@@ -28,7 +28,6 @@ from sqlalchemy import insert
 from decklab.engine.registry import game_names, get_game
 from decklab.server.api.app import create_app
 from decklab.server.bots import BotPool
-from decklab.server.heavy import HeavyGate
 from decklab.server.service import ServiceError, TableService
 from decklab.server.store.db import make_engine, upgrade
 from decklab.server.store.models import SeatRow, TableRow
@@ -204,6 +203,8 @@ def test_one_address_gets_its_share_and_is_refused_the_rest_at_once(
 def test_heavy_gate_bounds_each_address_and_everyone() -> None:
     """The gate's arithmetic: ``per_address`` slots each, ``total`` in all, a slot given
     back is free again (and a refusal takes none)."""
+    from decklab.server.heavy import HeavyGate  # here: the module is new (old code: fails)
+
     gate = HeavyGate(per_address=2, total=3)
     assert [gate.enter("a"), gate.enter("a"), gate.enter("a")] == [None, None, "address"]
     assert gate.enter("b") is None and gate.enter("c") == "full"
