@@ -8,8 +8,8 @@ does the table take the new state and each listener get its own event, built by
 this; tests drive it directly.
 
 What a table holds in memory is a cache of the database: on start every
-unfinished table is rebuilt by replaying its stored actions through the engine,
-and before every change the stored version is checked, so several processes
+table in play is rebuilt by replaying its stored actions through the engine (one
+waiting for players is read when asked for), and before every change the stored version is checked, so several processes
 can share a PostgreSQL database (:mod:`.coordination`).
 """
 

@@ -1,7 +1,7 @@
 """The FastAPI application: REST routes, the live WebSocket, hygiene, and start-up.
 
 On start the database is migrated to the newest schema, the bot workers are
-started, and every unfinished table is rebuilt from the database.
+started, and every table in play is rebuilt from the database.
 """
 
 from __future__ import annotations
