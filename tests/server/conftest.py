@@ -77,7 +77,9 @@ def fast_settings(**changes: object) -> Settings:
 async def service(database_url: str, bot_pool: BotPool) -> AsyncIterator[TableService]:
     upgrade(database_url)
     store = Store(make_engine(database_url))
-    svc = TableService(store, fast_settings(database_url=database_url), bot_pool)
+    svc = TableService(
+        store, fast_settings(database_url=database_url), bot_pool, heavy_pool=bot_pool
+    )
     await svc.start()
     try:
         yield svc
@@ -89,7 +91,7 @@ async def service(database_url: str, bot_pool: BotPool) -> AsyncIterator[TableSe
 @pytest.fixture
 def client(database_url: str, bot_pool: BotPool) -> Iterator[TestClient]:
     """The real application (REST and WebSocket) on a fresh database, in-process."""
-    app = create_app(fast_settings(database_url=database_url), pool=bot_pool)
+    app = create_app(fast_settings(database_url=database_url), pool=bot_pool, heavy_pool=bot_pool)
     with TestClient(app, base_url="http://testserver") as test_client:
         yield test_client
 
@@ -97,6 +99,8 @@ def client(database_url: str, bot_pool: BotPool) -> Iterator[TestClient]:
 @pytest.fixture
 def hasty_client(database_url: str, bot_pool: BotPool) -> Iterator[TestClient]:
     """As ``client``, with a grace of 0.3 s: a seat left empty goes to a bot at once."""
-    app = create_app(fast_settings(database_url=database_url, grace_s=0.3), pool=bot_pool)
+    app = create_app(
+        fast_settings(database_url=database_url, grace_s=0.3), pool=bot_pool, heavy_pool=bot_pool
+    )
     with TestClient(app, base_url="http://testserver") as test_client:
         yield test_client

@@ -10,6 +10,7 @@ any intent. Agents are built once per worker process and spec.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
 import random
@@ -53,9 +54,11 @@ def hint(spec: str, sample: GameState, seat: int) -> HintResult:
     return HintResult(got.text, got.reason)
 
 
-def _watch_parent(parent: int) -> None:
+def _watch_parent(parent: int, nice: int = 0) -> None:
     """In a worker: exit when the server process is gone (even killed with SIGKILL),
-    instead of lingering as an orphan."""
+    instead of lingering as an orphan; and yield the processor to the server by ``nice``."""
+    if nice:
+        _lower_priority(0, nice)
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -63,6 +66,13 @@ def _watch_parent(parent: int) -> None:
         os._exit(0)
 
     threading.Thread(target=watch, daemon=True, name="parent-watch").start()
+
+
+def _lower_priority(pid: int, nice: int) -> None:
+    """Give process ``pid`` (0: this one) the niceness ``nice``, if it is not lower yet."""
+    with contextlib.suppress(OSError):
+        if os.getpriority(os.PRIO_PROCESS, pid) < nice:
+            os.setpriority(os.PRIO_PROCESS, pid, nice)
 
 
 def _warm() -> int:
@@ -78,8 +88,11 @@ class BotPool:
     ``spawn`` keeps the workers free of the server's threads and sockets.
     """
 
-    def __init__(self, workers: int = 1) -> None:
+    def __init__(self, workers: int = 1, nice: int = 0) -> None:
         self.workers = workers
+        self.nice = nice
+        """How much lower the workers' scheduling priority is than the server's."""
+        self._lowered: set[int] = set()
         self.executor: Executor = self._new_executor()
         self.restarts = 0
         """How many times a broken pool (a worker killed: out of memory, a signal) was replaced."""
@@ -90,7 +103,7 @@ class BotPool:
             max_workers=self.workers,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_watch_parent,
-            initargs=(os.getpid(),),
+            initargs=(os.getpid(), self.nice),
         )
 
     def sample(self, state: GameState, seat: int) -> GameState:
@@ -106,13 +119,30 @@ class BotPool:
         loop = asyncio.get_running_loop()
         executor = self.executor
         try:
-            return await loop.run_in_executor(executor, fn, *args)
+            done = loop.run_in_executor(executor, fn, *args)
+            self._lower_new_workers(executor)
+            return await done
         except BrokenExecutor:
             if self.executor is executor:  # not replaced already by another caller
                 executor.shutdown(wait=False, cancel_futures=True)
                 self.executor = self._new_executor()
                 self.restarts += 1
             return await loop.run_in_executor(self.executor, fn, *args)
+
+    def _lower_new_workers(self, executor: Executor) -> None:
+        """Lower the priority of workers just started, from here: their own initializer
+        runs only once they have imported decklab, a second of work at full priority
+        that, on a machine with few cores, took the processor from the event loop."""
+        if not self.nice:
+            return
+        for pid in getattr(executor, "_processes", None) or {}:
+            if pid not in self._lowered:
+                self._lowered.add(pid)
+                _lower_priority(pid, self.nice)
+
+    async def run(self, fn: Callable[..., T], *args: object) -> T:
+        """``fn(*args)`` in a worker: the heavy requests (:mod:`.heavy`) use a pool of their own."""
+        return await self._run(fn, *args)
 
     async def choose(self, spec: str, state: GameState, seat: int) -> str:
         return await self._run(think, spec, self.sample(state, seat), seat)

@@ -55,6 +55,17 @@ def app_factory() -> Any:
     return create_app(settings)
 
 
+def database_problem(url: str, exc: BaseException) -> str:
+    """One line saying why the database at ``url`` cannot be used (no traceback: the cause
+    is the file or the server, not decklab)."""
+    cause = getattr(exc, "orig", None) or exc
+    reason = " ".join(str(cause).split())[:300] or type(cause).__name__
+    return (
+        f"the database {shown_url(url)} cannot be used: {reason} "
+        "(a corrupt or foreign file, or an unreachable server? restore a backup or fix the URL)"
+    )
+
+
 def shown_url(url: str) -> str:
     """A database URL safe to print (no password)."""
     from sqlalchemy.engine import make_url
@@ -207,6 +218,27 @@ def register(app: typer.Typer) -> None:
             float,
             typer.Option(help="seconds a client has to send its request headers", min=0.1),
         ] = 10.0,
+        heavy_workers: Annotated[
+            int,
+            typer.Option(
+                help="processes that replays, records, hints and statistics are worked out in",
+                min=1,
+            ),
+        ] = 2,
+        waiting_table_ttl: Annotated[
+            float,
+            typer.Option(
+                help="seconds after which a table still waiting for players expires; 0: never",
+                min=0,
+            ),
+        ] = 24 * 3600.0,
+        db_busy_timeout: Annotated[
+            float,
+            typer.Option(
+                help="seconds a write waits for a database lock before the request gets 503",
+                min=0.001,
+            ),
+        ] = 5.0,
         log_level: Annotated[str, typer.Option(help="debug, info, warning")] = "info",
         # -- deployment (docs/deploy.md)
         metrics: Annotated[
@@ -250,8 +282,13 @@ def register(app: typer.Typer) -> None:
         if problem:
             typer.echo(f"error: {problem}", err=True)
             raise typer.Exit(2)
-        if processes > 1:
-            upgrade(url)  # once, before the workers start (each would otherwise race to)
+        # Once, before any worker starts (several would otherwise race to); a database
+        # that cannot be opened (corrupt, foreign, unreachable) is said in one line.
+        try:
+            upgrade(url)
+        except Exception as exc:
+            typer.echo(f"error: {database_problem(url, exc)}", err=True)
+            raise typer.Exit(2) from None
         settings = Settings(
             database_url=url,
             sqlite_sync=sqlite_sync,
@@ -274,6 +311,9 @@ def register(app: typer.Typer) -> None:
             access_log=access_log,
             chat_retention_days=chat_retention_days,
             finished_retention_days=finished_retention_days,
+            heavy_workers=heavy_workers,
+            waiting_table_ttl_s=waiting_table_ttl,
+            db_busy_timeout_s=db_busy_timeout,
         )
         typer.echo(f"decklab serves on http://{host}:{port}/ (database: {shown_url(url)})")
         if processes == 1:

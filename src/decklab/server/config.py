@@ -102,3 +102,20 @@ class Settings:
     change are deleted by the retention sweep; 0: kept forever. Solo statistics stay."""
     retention_sweep_s: float = 3600.0
     """How often the retention sweep runs (when a retention is set)."""
+    # --- heavy requests, waiting tables, database faults (issue 19 items 4, 5, 8)
+    heavy_workers: int = 2
+    """Processes that replays, records, hints and statistics are worked out in (apart from
+    the bots' workers): a replay of a long game is most of a second of pure Python, which
+    on the event loop would stall every table. Two let one long replay not hold up all."""
+    heavy_per_address: int = 2
+    """Heavy requests one client address may have in flight at once; more: 429."""
+    heavy_in_flight: int = 16
+    """Heavy requests in flight from everyone (working or waiting for a worker); more: 503.
+    With two workers, the last of 16 replays of the longest game waits about 6 s."""
+    waiting_table_ttl_s: float = 24 * 3600.0
+    """A table still waiting for players after this long without a change expires: a link
+    sent to friends in the evening may be opened the next day, but a table nobody took in
+    a day was abandoned, and kept it would crowd the lobby for good. 0: never."""
+    db_busy_timeout_s: float = 5.0
+    """How long a write waits for a database lock held by someone else (SQLite's
+    ``busy_timeout``, PostgreSQL's ``lock_timeout``) before the request is answered 503."""

@@ -30,7 +30,7 @@ class Versioned(Protocol):
 class TableIds(Protocol):
     """The store as a coordinator sees it: which tables are still being played."""
 
-    def unfinished(self) -> list[str]: ...
+    def playing(self) -> list[str]: ...
 
 
 class TableHost(Protocol):

@@ -37,13 +37,9 @@ class RateLimited(ServiceError):
     """Over a limit: HTTP 429 with ``Retry-After``; a ``rate_limited`` frame live."""
 
     def __init__(self, message: str, retry_after_s: float) -> None:
-        super().__init__("rate_limited", message, 429)
+        # ``Retry-After`` wants whole seconds: at least 1
+        super().__init__("rate_limited", message, 429, retry_after=max(1, math.ceil(retry_after_s)))
         self.retry_after_s = retry_after_s
-
-    @property
-    def retry_after(self) -> int:
-        """Whole seconds, at least 1, as ``Retry-After`` wants them."""
-        return max(1, math.ceil(self.retry_after_s))
 
 
 class Buckets:

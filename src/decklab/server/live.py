@@ -22,6 +22,7 @@ from collections import deque
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from sqlalchemy.exc import DBAPIError
 from starlette.websockets import WebSocketState
 
 from decklab.server import metrics, trace
@@ -153,12 +154,14 @@ class Connection:
                 self.push({"type": "ack", "version": acked, **echo})
             elif kind == "hint":
                 self.limits.hint(self.address, self.seat_key)
-                got = await self.service.hint(self.table.id, self._token)
+                got = await self.service.hint(self.table.id, self._token, address=self.address)
                 self.push({"type": "hint", **got, "version": int(got["version"]), **echo})
             elif kind == "hello":
                 raise ServiceError("bad_frame", "hello is sent once, first")
             else:
                 raise ServiceError("bad_frame", f"unknown frame type {kind[:32]!r}")
+        except DBAPIError:  # the database is locked or gone: nothing changed, try again
+            self.push(error("unavailable", "the database is unavailable: try again", **echo))
         except ServiceError as exc:
             extra: dict[str, Any] = dict(echo)
             if isinstance(exc, RateLimited):

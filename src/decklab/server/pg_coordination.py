@@ -252,7 +252,7 @@ class PgCoordinator(Coordinator):
             while True:
                 await asyncio.sleep(SWEEP_S)
                 try:
-                    ids = await asyncio.to_thread(self.service.store.unfinished)
+                    ids = await asyncio.to_thread(self.service.store.playing)
                     for table_id in ids:
                         if table_id not in self.owned and await self.claim(table_id):
                             await self.service.adopt(table_id)

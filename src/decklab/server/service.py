@@ -8,31 +8,32 @@ does the table take the new state and each listener get its own event, built by
 this; tests drive it directly.
 
 What a table holds in memory is a cache of the database: on start every
-unfinished table is rebuilt by replaying its stored actions through the engine,
-and before every change the stored version is checked, so several processes
+table in play is rebuilt by replaying its stored actions through the engine (one
+waiting for players is read when asked for), and before every change the stored version is checked, so several processes
 can share a PostgreSQL database (:mod:`.coordination`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import logging
 import secrets
 import time
 import unicodedata
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from decklab.bots.registry import is_fair, make_agent
 from decklab.bots.spec import AgentSpecError
-from decklab.engine import records
 from decklab.engine.chance import Rng
 from decklab.engine.errors import DecklabError, OptionError, RecordError
 from decklab.engine.registry import game_names, get_game
-from decklab.engine.state import CHANCE, GameState, Viewer, seat_index, seat_name
-from decklab.server import dealing, frames, metrics, trace
+from decklab.engine.state import ALL, CHANCE, GameState, Viewer, seat_index, seat_name
+from decklab.server import bots, dealing, frames, heavy, metrics, trace
 from decklab.server.bots import BotPool
 from decklab.server.config import Settings
 from decklab.server.coordination import Coordinator, LocalCoordinator
@@ -50,11 +51,15 @@ from decklab.server.store.queries import (
 from decklab.server.tokens import hash_token, matches, new_token
 
 log = logging.getLogger("decklab.server")
+T = TypeVar("T")
 
 SPECTATOR = "spectator"
 TIMEOUT_ACTIONS = ("bot", "forfeit")
 BOT_RETRY_S = 0.5
 """A bot whose worker failed is asked again after this pause."""
+HEAVY_NICE = 10
+"""The heavy workers run at a lower priority than the server: on a machine with fewer
+free cores than busy workers, the event loop still gets the processor when it wakes."""
 
 
 class ServiceError(Exception):
@@ -64,11 +69,15 @@ class ServiceError(Exception):
     explanations (which use only what the seat may see) or from this module.
     """
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(
+        self, code: str, message: str, status: int = 400, retry_after: int | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
+        self.retry_after = retry_after
+        """Seconds after which asking again may succeed (sent as ``Retry-After``)."""
 
 
 def not_found(table_id: str) -> ServiceError:
@@ -259,6 +268,31 @@ def rebuild(
     return state, entries
 
 
+def replay_text(
+    head: dict[str, Any],
+    game: str,
+    num_players: int,
+    options: dict[str, Any],
+    setup: dict[str, Any],
+    seed: int | None,
+    actions: Sequence[tuple[int, str, Sequence[str]]],
+    wanted: Viewer,
+) -> str:
+    """The replay answer (``head`` and the game after ``actions`` as ``wanted`` saw it
+    then: log and view) as JSON text: worked out in a heavy worker (:mod:`.heavy`) from
+    plain data, never on the event loop — the encoding too, which for a long game's
+    log is tens of milliseconds more."""
+    state, entries = rebuild(get_game(game), num_players, options, setup, seed, actions)
+    return frames.encode(
+        {
+            **head,
+            "viewer": seat_name(wanted) if wanted is not None else SPECTATOR,
+            "log": frames.log_for(state, entries, wanted),
+            **frames.game_part(state, wanted, acting=False),
+        }
+    )
+
+
 def replay_from(
     state: GameState,
     actions: Sequence[tuple[int, str, Sequence[str]]],
@@ -342,6 +376,7 @@ class TableService:
         settings: Settings | None = None,
         pool: BotPool | None = None,
         coordinator: Coordinator | None = None,
+        heavy_pool: BotPool | None = None,
     ) -> None:
         self.store = store
         self.committer = GroupCommitter(store)
@@ -357,12 +392,26 @@ class TableService:
         self._announcing: set[asyncio.Task[None]] = set()
         self._idle_sweep: asyncio.Task[None] | None = None
         self.closed = False
+        self._own_heavy = False
+        self.heavy_pool = heavy_pool
+        """Where replays, records, hints and statistics are worked out (:mod:`.heavy`):
+        made at the first such request; with ``heavy_workers`` 0, none (in a thread of
+        this process, for embedding)."""
+        self.heavy_gate = heavy.HeavyGate(
+            self.settings.heavy_per_address, self.settings.heavy_in_flight
+        )
+        self.replays = heavy.ReplayCache()
+        self._expiry_sweep: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------ lifecycle
     async def start(self) -> None:
-        """Rebuild every unfinished table from the database and set its bots and clocks going."""
+        """Rebuild every table in play from the database and set its bots and clocks going.
+
+        A table still waiting for players has no actions, bots or clocks to set going:
+        it is read when asked for (:meth:`table`), so that a start takes as long as the
+        tables in play need, however many abandoned ones the database holds."""
         await self.coordinator.start(self)
-        for table_id in await asyncio.to_thread(self.store.unfinished):
+        for table_id in await asyncio.to_thread(self.store.playing):
             try:
                 table = await self._load(table_id)
             except (DecklabError, ValueError) as exc:
@@ -373,6 +422,30 @@ class TableService:
                 self._schedule(table)
         if self.settings.idle_table_s > 0:
             self._idle_sweep = asyncio.create_task(self._drop_idle_now_and_then())
+        if self.settings.waiting_table_ttl_s > 0:
+            self._expiry_sweep = asyncio.create_task(self._expire_now_and_then())
+
+    async def _expire_now_and_then(self) -> None:
+        every = min(600.0, self.settings.waiting_table_ttl_s / 4)
+        while not self.closed:
+            try:
+                await self.expire_waiting()
+            except Exception:
+                log.exception("expiring waiting tables failed")
+            await asyncio.sleep(every)
+
+    async def expire_waiting(self, ttl_s: float | None = None) -> list[str]:
+        """Mark ``expired`` the tables still waiting for players after ``ttl_s``
+        (``waiting_table_ttl_s``) without a change: out of the lobby, closed to joining.
+        A copy in memory is reloaded and its followers told. Returns the ids expired."""
+        ttl = self.settings.waiting_table_ttl_s if ttl_s is None else ttl_s
+        gone = await asyncio.to_thread(self.store.expire_waiting, ttl)
+        for table_id in gone:
+            if table_id in self.tables:
+                await self.refresh(table_id)
+        if gone:
+            log.info("%d waiting tables expired", len(gone))
+        return gone
 
     async def _drop_idle_now_and_then(self) -> None:
         every = min(60.0, self.settings.idle_table_s / 2)
@@ -392,7 +465,7 @@ class TableService:
         gone = [
             table.id
             for table in self.tables.values()
-            if table.finished
+            if table.status in ("finished", "expired")
             and not table.listeners
             and now - table.touched >= self.settings.idle_table_s
             and not table.lock.locked()
@@ -410,6 +483,10 @@ class TableService:
         self.closed = True
         if self._idle_sweep is not None:
             self._idle_sweep.cancel()
+        if self._expiry_sweep is not None:
+            self._expiry_sweep.cancel()
+        if self._own_heavy and self.heavy_pool is not None:
+            self.heavy_pool.close()
         for table in self.tables.values():
             for task in table.tasks.values():
                 task.cancel()
@@ -751,6 +828,10 @@ class TableService:
         async with table.lock:
             table = await self._fresh(table)
             seat = self._seat_index(table, seat_text)
+            if table.status == "expired":
+                raise ServiceError(
+                    "expired", "this table expired: nobody took its seats in time", 410
+                )
             if table.seats[seat].kind != "open":
                 raise ServiceError("seat_taken", f"{seat_name(seat)} is not open", 409)
             token = new_token()
@@ -772,6 +853,8 @@ class TableService:
             self._publish(table, "join", {"seat": seat_name(seat), "nickname": name})
             if starting:
                 self._publish_more(table, "start", {})
+        if starting:  # read lazily while it waited (see start): this process drives it now
+            await self.coordinator.claim(table.id)
         self._schedule(table)
         return seat, token
 
@@ -1207,17 +1290,24 @@ class TableService:
             self._publish(table, "undo", {"seat": seat_name(seat), "actions": keep})
             return table.version
 
-    async def hint(self, table_id: str, token: str | None) -> dict[str, str]:
-        """What the expert would play for the seat, and why (a game played alone only)."""
+    async def hint(
+        self, table_id: str, token: str | None, *, address: str | None = None
+    ) -> dict[str, str]:
+        """What the expert would play for the seat, and why (a game played alone only).
+
+        Worked out in the heavy pool, not the bots' (a client asking for hint after hint
+        must not slow other tables' bots), within the asker's share (:meth:`_heavy`)."""
         table = await self.table(table_id)
         seat = await self._seat_for(table, token)
         if table.state.num_players != 1:
             raise ServiceError("no_hint", "hints are for a game played alone", 409)
         if seat not in table.state.to_act() or table.status != "playing":
             raise ServiceError("no_hint", "it is not this seat's turn", 409)
-        if self.pool is None:
+        pool = self._heavy_workers() or self.pool
+        if pool is None:
             raise ServiceError("no_hint", "this server has no bot workers", 503)
-        got = await self.pool.hint(self.settings.hint_spec, table.state, seat)
+        sample = pool.sample(table.state, seat)
+        got = await self._heavy(address, bots.hint, self.settings.hint_spec, sample, seat)
         return {"action": got.action, "reason": got.reason, "version": str(table.version)}
 
     # ------------------------------------------------------------ chat
@@ -1455,23 +1545,82 @@ class TableService:
                 listener.overflowed = True
 
     # ------------------------------------------------------------ records, replay
-    async def record(self, table_id: str, token: str | None) -> dict[str, Any]:
+    @contextlib.contextmanager
+    def _heavy_share(self, address: str | None) -> Iterator[None]:
+        """Hold one of the asker's heavy slots (:class:`.heavy.HeavyGate`) meanwhile:
+        refused at once (429, or 503 when everyone's slots are taken) rather than
+        queued behind work nobody may wait for."""
+        key = address or "local"
+        refused = self.heavy_gate.enter(key)
+        if refused == "address":
+            raise ServiceError(
+                "rate_limited",
+                f"at most {self.heavy_gate.per_address} replays, records, hints or statistics "
+                "at a time from one address: wait for the others to finish",
+                429,
+                retry_after=1,
+            )
+        if refused is not None:
+            raise ServiceError(
+                "unavailable", "the server is busy with replays: try again shortly", 503, 2
+            )
+        try:
+            yield
+        finally:
+            self.heavy_gate.leave(key)
+
+    async def _work(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` worked out in the heavy pool (:mod:`.heavy`), not on the loop."""
+        workers = self._heavy_workers()
+        if workers is None:
+            return await asyncio.to_thread(fn, *args)
+        return await workers.run(fn, *args)
+
+    async def _heavy(self, address: str | None, fn: Callable[..., T], *args: Any) -> T:
+        """:meth:`_work` within the asker's share (:meth:`_heavy_share`)."""
+        with self._heavy_share(address):
+            return await self._work(fn, *args)
+
+    def _heavy_workers(self) -> BotPool | None:
+        if self.heavy_pool is None and self.settings.heavy_workers > 0 and not self.closed:
+            self.heavy_pool = BotPool(self.settings.heavy_workers, nice=HEAVY_NICE)
+            self._own_heavy = True
+        return self.heavy_pool
+
+    async def record(
+        self, table_id: str, token: str | None, *, address: str | None = None
+    ) -> dict[str, Any]:
         """The full record once the game is over; during play, the asker's redacted copy."""
+        return dict(json.loads(await self.record_text(table_id, token, address=address)))
+
+    async def record_text(
+        self, table_id: str, token: str | None, *, address: str | None = None
+    ) -> str:
+        """:meth:`record` as JSON text, made and encoded in the heavy pool."""
         table = await self.table(table_id)
         viewer = await self.viewer_of(table, token)
         players = {
             seat_name(i): s.nickname or s.bot_spec or "open" for i, s in enumerate(table.seats)
         }
-        if table.finished:
-            return records.make_record(table.state, players=players)
-        return records.make_record(table.state, players=players, viewer=viewer)
+        # The state is handed over as it is: installed states are never changed in place.
+        return await self._heavy(
+            address, heavy.record_of, table.state, players, ALL if table.finished else viewer
+        )
 
     async def replay(
-        self, table_id: str, token: str | None, step: int, as_seat: str | None
-    ) -> dict[str, Any]:
-        """The table after its first ``step`` actions, as a seat or a spectator saw it then.
+        self,
+        table_id: str,
+        token: str | None,
+        step: int,
+        as_seat: str | None,
+        *,
+        address: str | None = None,
+    ) -> str:
+        """The table after its first ``step`` actions, as a seat or a spectator saw it then
+        (JSON text, made and encoded in the heavy pool).
 
         During play only the asker's own seat or the spectator's side may be asked for.
+        The game is rebuilt in the heavy pool; a finished table's answers are kept.
         """
         table = await self.table(table_id)
         viewer = await self.viewer_of(table, token)
@@ -1484,24 +1633,25 @@ class TableService:
             )
         if not 0 <= step <= table.actions:
             raise ServiceError("bad_request", f"step is 0 to {table.actions}")
-        loaded = await asyncio.to_thread(self.store.load, table.id)
-        assert loaded is not None
-        state, entries = rebuild(
-            table.cls,
-            table.state.num_players,
-            table.state.options,
-            table.setup,
-            table.seed,
-            [(a.actor, a.text, list(a.chance)) for a in loaded.actions[:step]],
-        )
-        return {
-            "table": table.id,
-            "step": step,
-            "steps": table.actions,
-            "viewer": seat_name(wanted) if wanted is not None else SPECTATOR,
-            "log": frames.log_for(state, entries, wanted),
-            **frames.game_part(state, wanted, acting=False),
-        }
+        key = (table.id, table.version, step, wanted)
+        text = self.replays.get(key) if table.finished else None
+        if text is None:
+            with self._heavy_share(address):  # the reading of the actions too
+                lines = await asyncio.to_thread(self.store.action_lines, table.id, step)
+                text = await self._work(
+                    replay_text,
+                    {"table": table.id, "step": step, "steps": table.actions},
+                    table.cls.info.name,
+                    table.state.num_players,
+                    dict(table.state.options),
+                    table.setup,
+                    table.seed,
+                    lines,
+                    wanted,
+                )
+            if table.finished:
+                self.replays.put(key, text)
+        return text
 
     # ------------------------------------------------------------ listings
     def summary(self, table: Table) -> dict[str, Any]:
@@ -1548,39 +1698,15 @@ class TableService:
             )
         return out
 
-    async def stats(self, nickname: str, game: str | None = None) -> dict[str, Any]:
-        """A nickname's solo statistics per game: games, perfect, average, best, streaks, deals."""
-        rows = await asyncio.to_thread(self.store.solo_results, nickname, game)
-        out: dict[str, Any] = {}
-        for name in [game] if game else sorted({r.game for r in rows}):
-            mine = [r for r in rows if r.game == name]
-            lower = get_game(name).info.lower_is_better
-            scores = [r.score for r in mine]
-            run = longest = 0
-            for r in mine:
-                run = run + 1 if r.perfect else 0
-                longest = max(longest, run)
-            deals: dict[int | None, list[SoloResultRow]] = {}
-            for r in mine:
-                deals.setdefault(r.deal, []).append(r)
-            out[name] = {
-                "games": len(mine),
-                "perfect": sum(1 for r in mine if r.perfect),
-                "average": sum(scores) / len(scores) if scores else None,
-                "best": (min(scores) if lower else max(scores)) if scores else None,
-                "current_streak": run,
-                "longest_streak": longest,
-                "deals": [
-                    {
-                        "deal": d,
-                        "games": len(rs),
-                        "perfect": sum(1 for r in rs if r.perfect),
-                        "best": min(r.score for r in rs) if lower else max(r.score for r in rs),
-                    }
-                    for d, rs in sorted(deals.items(), key=lambda kv: (kv[0] is None, kv[0] or 0))
-                ],
-            }
-        return out
+    async def stats(
+        self, nickname: str, game: str | None = None, *, address: str | None = None
+    ) -> dict[str, Any]:
+        """A nickname's solo statistics per game: games, perfect, average, best, streaks, deals
+        (worked out in the heavy pool: a keen player's thousands of games are many rows)."""
+        with self._heavy_share(address):
+            rows = await asyncio.to_thread(self.store.solo_results, nickname, game)
+            plain = [(r.game, r.deal, r.score, r.perfect) for r in rows]
+            return await self._work(heavy.solo_stats, plain, game)
 
 
 def games_catalogue() -> list[dict[str, Any]]:

@@ -458,6 +458,7 @@ export class TablePage {
 
   turnLine() {
     const f = this.frame;
+    if (f.status === "expired") return "This table expired: nobody took its open seats in time. Start a new one from the lobby.";
     if (f.status === "waiting") return "Waiting for players to take the open seats.";
     if (f.terminal || f.status === "finished") return "The game is over.";
     const mine = this.seat ? this.seat.seat : null;
@@ -597,6 +598,11 @@ export class TablePage {
     const el = this.els.join;
     const f = this.frame;
     const open = f.seats.filter((s) => s.kind === "open");
+    if (f.status === "expired") {
+      el.hidden = false;
+      fill(el, h("h2", {}, "Expired"), h("p", {}, "Nobody took the open seats in time: this table is closed."));
+      return;
+    }
     if (this.seat) {
       el.hidden = !open.length;
       if (open.length) {

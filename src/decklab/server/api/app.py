@@ -1,7 +1,7 @@
 """The FastAPI application: REST routes, the live WebSocket, hygiene, and start-up.
 
 On start the database is migrated to the newest schema, the bot workers are
-started, and every unfinished table is rebuilt from the database.
+started, and every table in play is rebuilt from the database.
 """
 
 from __future__ import annotations
@@ -12,13 +12,17 @@ import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI, Request
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from decklab.server import metrics, trace
 from decklab.server.access import AccessLog
 from decklab.server.api import errors
+from decklab.server.api.models import ErrorOut
 from decklab.server.api.origin import HostCheck, SitePolicy
 from decklab.server.api.routes import games, stats, tables, web
 from decklab.server.api.security import Hygiene, WindowLimit
@@ -34,6 +38,9 @@ from decklab.server.store.queries import Store
 
 log = logging.getLogger("decklab.server")
 
+READY_TIMEOUT_S = 2.0
+"""A readiness probe gives up on the database after this long (and answers 503)."""
+
 
 async def _loop_lag_probe(every_s: float = 0.01) -> None:
     """How late the event loop wakes a task that asked to sleep ``every_s`` (tracing only)."""
@@ -44,15 +51,18 @@ async def _loop_lag_probe(every_s: float = 0.01) -> None:
             trace.lag(time.monotonic() - due)
 
 
-def create_app(settings: Settings | None = None, pool: BotPool | None = None) -> FastAPI:
-    """The application. ``pool`` lets tests share one set of bot workers between apps."""
+def create_app(
+    settings: Settings | None = None, pool: BotPool | None = None, heavy_pool: BotPool | None = None
+) -> FastAPI:
+    """The application. ``pool`` (and ``heavy_pool``, for replays, records, hints and
+    statistics) let tests share one set of workers between apps."""
     settings = settings or Settings()
     url = settings.database_url or default_url()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         upgrade(url)
-        store = Store(make_engine(url, settings.sqlite_sync))
+        store = Store(make_engine(url, settings.sqlite_sync, settings.db_busy_timeout_s))
         own_pool = pool is None
         workers = pool or BotPool(settings.bot_workers)
         coordinator = None
@@ -64,7 +74,7 @@ def create_app(settings: Settings | None = None, pool: BotPool | None = None) ->
         if heap is not None:
             heap.start()  # before the tables are rebuilt: they are not frozen
         app.state.heap = heap
-        service = TableService(store, settings, workers, coordinator)
+        service = TableService(store, settings, workers, coordinator, heavy_pool)
         await service.start()
         app.state.service = service
         metrics.watch(service)
@@ -111,6 +121,24 @@ def create_app(settings: Settings | None = None, pool: BotPool | None = None) ->
     async def health(request: Request) -> dict[str, str]:
         """Up; and which server process answered (with ``--processes N``, one of N)."""
         return {"status": "ok", "process": request.app.state.service.process_id}
+
+    @app.get("/api/health/live", tags=["server"])
+    async def health_live(request: Request) -> dict[str, str]:
+        """Liveness: the process answers (the database is not touched; a restart would not
+        mend it)."""
+        return {"status": "ok", "process": request.app.state.service.process_id}
+
+    @app.get("/api/health/ready", tags=["server"], responses={503: {"model": ErrorOut}})
+    async def health_ready(request: Request) -> Any:
+        """Readiness: the database answers and would take a write now (503 otherwise, so a
+        proxy or orchestrator sends no players here meanwhile)."""
+        service = request.app.state.service
+        try:
+            await asyncio.wait_for(asyncio.to_thread(service.store.ping), READY_TIMEOUT_S)
+        except (TimeoutError, DBAPIError, PoolTimeout) as exc:
+            log.warning("not ready: %s", str(getattr(exc, "orig", exc))[:200] or "timed out")
+            return errors.unavailable("the database does not answer")
+        return {"status": "ready", "process": service.process_id}
 
     app.include_router(games.router)
     app.include_router(tables.router)

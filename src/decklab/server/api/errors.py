@@ -8,18 +8,23 @@ the server's insides. :data:`ERRORS` documents the codes every operation may ans
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import DataError, DBAPIError, IntegrityError, ProgrammingError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException
 
 from decklab.server import metrics
 from decklab.server.api.models import ErrorOut
 from decklab.server.api.security import HEADERS
 from decklab.server.service import ServiceError
+
+log = logging.getLogger("decklab.server")
 
 CODES = {
     400: "bad_request",
@@ -29,6 +34,7 @@ CODES = {
     405: "method_not_allowed",
     406: "not_acceptable",
     409: "conflict",
+    410: "gone",
     413: "too_large",
     415: "unsupported_media_type",
     422: "invalid",
@@ -38,10 +44,10 @@ CODES = {
 }
 """The ``code`` of an error that has no more particular one, by HTTP status."""
 
-COMMON = (400, 404, 405, 413, 422, 429, 500)
+COMMON = (400, 404, 405, 413, 422, 429, 500, 503)
 """What any operation may answer: a refused Host (400), an unknown path or table (404),
 a wrong method (405), a body past the limit (413), a request that does not validate
-(422), too many requests (429), a fault (500)."""
+(422), too many requests (429), a fault (500), the database unavailable (503)."""
 
 
 def error_body(status: int, message: str, code: str | None = None) -> dict[str, Any]:
@@ -49,6 +55,16 @@ def error_body(status: int, message: str, code: str | None = None) -> dict[str, 
     code = code or CODES.get(status, "error")
     metrics.errored(code)
     return {"error": {"code": code, "message": message}}
+
+
+DB_RETRY_AFTER_S = 2
+"""``Retry-After`` of an answer refused because the database failed: a lock held by
+someone else, a connection lost, a full disk: passing faults, or ones for an operator."""
+
+
+def unavailable(message: str, retry_after: int = DB_RETRY_AFTER_S) -> JSONResponse:
+    """503 in the API's error shape, saying when to try again."""
+    return error_response(503, message, "unavailable", {"Retry-After": str(retry_after)})
 
 
 def error_response(
@@ -70,7 +86,20 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
-        return error_response(exc.status, exc.message, exc.code)
+        retry = None if exc.retry_after is None else {"Retry-After": str(exc.retry_after)}
+        return error_response(exc.status, exc.message, exc.code, retry)
+
+    @app.exception_handler(DBAPIError)
+    @app.exception_handler(PoolTimeout)
+    async def database_error(_request: Request, exc: Exception) -> JSONResponse:
+        """The database refused or failed (locked, gone, full): 503 and when to try again,
+        rather than a bare 500. Nothing was changed: a write's transaction did not commit.
+        A statement the database found wrong is the server's own fault: a 500 in shape."""
+        if isinstance(exc, IntegrityError | ProgrammingError | DataError):
+            log.error("database refused a statement", exc_info=exc)
+            return error_response(500, "the server failed to answer this request", "internal")
+        log.warning("database unavailable: %s", str(getattr(exc, "orig", exc))[:200])
+        return unavailable("the database is unavailable for the moment: try again shortly")
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -64,12 +64,12 @@ def check_url(url: str) -> str:
     return url
 
 
-def _sqlite_pragmas(dbapi_connection: Any, synchronous: str) -> None:
+def _sqlite_pragmas(dbapi_connection: Any, synchronous: str, busy_ms: int = 5000) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute(f"PRAGMA synchronous={synchronous.upper()}")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute(f"PRAGMA busy_timeout={int(busy_ms)}")
     # The WAL is copied back into the database file by the server's own checkpoints
     # (Store.checkpoint, off the commit path): left to SQLite, the commit that crosses
     # 1000 pages does it itself, with its fsyncs, and every move queued behind it waits.
@@ -77,15 +77,31 @@ def _sqlite_pragmas(dbapi_connection: Any, synchronous: str) -> None:
     cursor.close()
 
 
-def make_engine(url: str, sqlite_sync: str = "normal") -> Engine:
-    """An engine for ``url``, with SQLite set up for durability and concurrency."""
+def make_engine(url: str, sqlite_sync: str = "normal", busy_timeout_s: float = 5.0) -> Engine:
+    """An engine for ``url``, with SQLite set up for durability and concurrency.
+
+    ``busy_timeout_s``: how long a statement waits for a lock another connection holds
+    before it fails (and the request is answered 503): SQLite's ``busy_timeout``,
+    PostgreSQL's ``lock_timeout`` (carried in the URL, so the commit engine has it too)."""
     check_url(url)
     if sqlite_sync not in SQLITE_SYNC:
         raise ValueError(f"sqlite_sync is one of {', '.join(SQLITE_SYNC)}, not {sqlite_sync!r}")
+    busy_ms = max(1, int(busy_timeout_s * 1000))
     if is_postgres(url):
-        return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+        parsed = make_url(url)
+        options = " ".join(
+            [str(parsed.query.get("options", "")), f"-c lock_timeout={busy_ms}"]
+        ).strip()
+        return create_engine(
+            parsed.update_query_dict({"options": options}),
+            pool_size=10,
+            max_overflow=20,
+            pool_pre_ping=True,
+        )
     engine = create_engine(url, connect_args={"check_same_thread": False})
-    event.listen(engine, "connect", lambda conn, _record: _sqlite_pragmas(conn, sqlite_sync))
+    event.listen(
+        engine, "connect", lambda conn, _record: _sqlite_pragmas(conn, sqlite_sync, busy_ms)
+    )
     return engine
 
 

@@ -172,25 +172,64 @@ class Store:
             chat = _chat_of(db, table_id, after_chat)
             return TableNews(table, seats, last_known, actions, chat, int(stored or 0))
 
+    def action_lines(self, table_id: str, count: int) -> list[tuple[int, str, list[str]]]:
+        """A table's first ``count`` actions as plain (actor, text, chance) tuples, read
+        without ORM objects: what a replay hands its worker (the ORM's objects for a
+        long game took the GIL from the event loop for tens of milliseconds)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(ACTIONS.c.actor, ACTIONS.c.text, ACTIONS.c.chance)
+                .where(ACTIONS.c.table_id == table_id)
+                .order_by(ACTIONS.c.seq)
+                .limit(count)
+            )
+            return [(int(actor), str(text), list(chance or ())) for actor, text, chance in rows]
+
+    def ping(self) -> None:
+        """Raise unless the database answers and would take a write now (readiness):
+        PostgreSQL a ``SELECT 1``; SQLite takes its write lock and lets it go at once (a
+        read passes even while another connection holds the lock that stops every move)."""
+        with self.engine.connect() as conn:
+            if self.engine.dialect.name == "sqlite":
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
+                conn.exec_driver_sql("ROLLBACK")
+            else:
+                conn.exec_driver_sql("SELECT 1")
+
     def version(self, table_id: str) -> int | None:
         with self.sessions() as db:
             return db.scalar(select(TableRow.version).where(TableRow.id == table_id))
 
-    def unfinished(self) -> list[str]:
+    def playing(self) -> list[str]:
+        """The tables in play (a table waiting for players has nothing to set going)."""
         with self.sessions() as db:
             rows = db.scalars(
                 select(TableRow.id)
-                .where(TableRow.status != "finished")
+                .where(TableRow.status == "playing")
                 .order_by(TableRow.created_at)
             )
             return list(rows)
+
+    def expire_waiting(self, ttl_s: float) -> list[str]:
+        """Mark ``expired`` (and move the version of) every table still waiting for players
+        whose last change is older than ``ttl_s``; returns their ids."""
+        cutoff = utcnow() - _dt.timedelta(seconds=ttl_s)
+        with self.sessions.begin() as db:
+            return list(
+                db.scalars(
+                    update(TableRow)
+                    .where(TableRow.status == "waiting", TableRow.updated_at < cutoff)
+                    .values(status="expired", version=TableRow.version + 1, updated_at=utcnow())
+                    .returning(TableRow.id)
+                )
+            )
 
     def public_tables(self, limit: int = 200) -> list[tuple[TableRow, list[SeatRow]]]:
         with self.sessions() as db:
             tables = list(
                 db.scalars(
                     select(TableRow)
-                    .where(TableRow.public.is_(True), TableRow.status != "finished")
+                    .where(TableRow.public.is_(True), TableRow.status.in_(("waiting", "playing")))
                     .order_by(TableRow.created_at.desc())
                     .limit(limit)
                 )

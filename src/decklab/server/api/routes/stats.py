@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, Path, Query
 
-from decklab.server.api.deps import ServiceDep
+from decklab.server.api.deps import AddressDep, ServiceDep
 from decklab.server.api.errors import responses
 from decklab.server.service import ServiceError
 
@@ -16,6 +16,7 @@ router = APIRouter(prefix="/api", tags=["stats"], responses=responses(503))
 @router.get("/stats/{nickname}")
 async def stats(
     service: ServiceDep,
+    address: AddressDep,
     nickname: str = Path(max_length=32),
     game: str | None = Query(default=None, max_length=64),
 ) -> dict[str, Any]:
@@ -27,4 +28,4 @@ async def stats(
             game = get_game(game).info.name
         except KeyError as exc:
             raise ServiceError("not_found", str(exc.args[0]), 404) from None
-    return {"nickname": nickname, "games": await service.stats(nickname, game)}
+    return {"nickname": nickname, "games": await service.stats(nickname, game, address=address)}

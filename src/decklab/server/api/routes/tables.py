@@ -25,7 +25,7 @@ from decklab.server.api.models import (
 from decklab.server.api.options import check_option_types
 from decklab.server.service import ClockSpec, SeatSpec, ServiceError, TableService
 
-router = APIRouter(prefix="/api/tables", tags=["tables"], responses=responses(403, 409, 503))
+router = APIRouter(prefix="/api/tables", tags=["tables"], responses=responses(403, 409, 410, 503))
 
 
 async def _seat_of(
@@ -145,7 +145,7 @@ async def hint(
     seat = await _seat_of(service, table_id, token)
     limits.message(address, seat)
     limits.hint(address, seat)
-    got = await service.hint(table_id, token)
+    got = await service.hint(table_id, token, address=address)
     return HintOut(action=got["action"], reason=got["reason"], version=int(got["version"]))
 
 
@@ -176,19 +176,29 @@ async def play_again(table_id: str, service: ServiceDep, token: TokenDep) -> Tab
     return TableSummary.model_validate(service.summary(await service.play_again(table_id, token)))
 
 
-@router.get("/{table_id}/record")
-async def record(table_id: str, service: ServiceDep, token: TokenDep) -> dict[str, Any]:
+JSON_OBJECT: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"application/json": {"schema": {"type": "object"}}}}
+}
+
+
+@router.get("/{table_id}/record", response_class=Response, responses=JSON_OBJECT)
+async def record(
+    table_id: str, service: ServiceDep, token: TokenDep, address: AddressDep
+) -> Response:
     """The full record once the game is over; during play the asker's redacted copy."""
-    return await service.record(table_id, token)
+    text = await service.record_text(table_id, token, address=address)
+    return Response(text, media_type="application/json")
 
 
-@router.get("/{table_id}/replay")
+@router.get("/{table_id}/replay", response_class=Response, responses=JSON_OBJECT)
 async def replay(
     table_id: str,
     service: ServiceDep,
     token: TokenDep,
+    address: AddressDep,
     step: int = Query(ge=0, le=100000),
     seat: str | None = Query(default=None, max_length=16),
-) -> dict[str, Any]:
+) -> Response:
     """The table after its first ``step`` actions as a seat (or ``spectator``) saw it."""
-    return await service.replay(table_id, token, step, seat)
+    text = await service.replay(table_id, token, step, seat, address=address)
+    return Response(text, media_type="application/json")
