@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import math
 import random
+from pathlib import Path
 
 import pytest
+import typer
+from typer.testing import CliRunner
 
 from decklab.lab import compare, metrics, paired
 
@@ -89,3 +93,59 @@ def test_solo_comparison_pairs_score_and_perfect_games_by_deal() -> None:
     assert score.t.sd == pytest.approx(math.sqrt((0.25**2 + 0.75**2 + 1.25**2 + 0.75**2) / 3))
     decided = compare.decide([d.to_json() for d in found.values()])
     assert all(r["verdict"] == paired.TOO_FEW and r["tests"] == 3 for r in decided)
+
+
+def test_a_sweep_report_and_compare_give_paired_holm_corrected_differences(
+    tmp_path: Path,
+) -> None:
+    from decklab.lab.compare import compare_folders
+    from decklab.lab.report import write_report
+    from decklab.lab.sweep import sweep
+
+    out = tmp_path / "sweep"
+    sweep("corporation", ["greedy", "random"], 24, {"target": ["10", "14"]}, out, players=4, seed=3)
+    html_path, json_path = write_report(out)
+    numbers = json.loads(json_path.read_text())
+    rows = numbers["paired"]
+    assert rows and {r["variant"] for r in rows} == {"target=14"}
+    assert all(r["tests"] == len(rows) for r in rows)
+    assert all(r["holm_p"] is None or r["holm_p"] >= (r["p"] or 0) for r in rows)
+    # 6 deals (24 games, 4 rotations): never a finding, whatever the p-value
+    assert {r["verdict"] for r in rows} == {paired.TOO_FEW}
+    page = html_path.read_text()
+    assert "Holm p" in page and "Paired differences against target=10" in page
+    cell_a, cell_b = out / "cell-target-10", out / "cell-target-14"
+    data = compare_folders(cell_a, cell_b)
+    assert [r["difference"] for r in data["differences"]] == [r["difference"] for r in rows]
+    result = CliRunner().invoke(_app(), ["compare", str(cell_a), str(cell_b)])
+    assert result.exit_code == 0, result.output
+    assert "Holm's correction across" in result.output
+    as_json = CliRunner().invoke(_app(), ["compare", str(cell_a), str(cell_b), "--json"])
+    assert json.loads(as_json.output)["differences"] == data["differences"]
+    bad = CliRunner().invoke(_app(), ["compare", str(cell_a), str(tmp_path)])
+    assert bad.exit_code == 2 and "no decklab simulation" in bad.output
+
+
+def test_solo_report_leads_with_score_percentiles_and_perfect_games(tmp_path: Path) -> None:
+    from decklab.lab.report import write_report
+    from decklab.lab.sweep import sweep
+
+    out = tmp_path / "cabin"
+    sweep("cabin", ["greedy"], 8, {"stacks": ["7", "8"]}, out, seed=1)
+    html_path, json_path = write_report(out)
+    page = html_path.read_text()
+    overview = page.split("<h2>Overview</h2>")[1].split("</table>")[0]
+    assert "mean squid points" in overview and "perfect games" in overview
+    assert "percentiles 10 / 25 / 50 / 75 / 90" in overview
+    assert "balance" not in overview.lower() and "wins" not in overview
+    assert "Win rate by seat" not in page
+    paired_rows = json.loads(json_path.read_text())["paired"]
+    assert {"score", "perfect games"} <= {r["metric"] for r in paired_rows}
+
+
+def _app() -> typer.Typer:
+    from decklab.lab.commands import register
+
+    app = typer.Typer()
+    register(app)
+    return app

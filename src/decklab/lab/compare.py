@@ -161,7 +161,9 @@ def compare_folders(a: Path, b: Path, seed: int = 0) -> dict[str, Any]:
     """``decklab compare A B``: every metric's paired difference, Holm-corrected."""
     for folder in (a, b):
         if not (folder / MANIFEST).exists():
-            raise CompareError(f"{folder} holds no decklab simulation (a sweep's cell-… folder is one)")
+            raise CompareError(
+                f"{folder} holds no decklab simulation (a sweep's cell-… folder is one)"
+            )
     plan_a, plan_b = read_plan(a), read_plan(b)
     if plan_a.game != plan_b.game:
         raise CompareError(f"{a} is {plan_a.game} and {b} is {plan_b.game}: compare one game")

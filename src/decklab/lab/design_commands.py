@@ -1,4 +1,4 @@
-"""The design lab's commands: ``simulate``, ``sweep``, ``tune`` and ``report``.
+"""The design lab's commands: ``simulate``, ``sweep``, ``tune``, ``compare`` and ``report``.
 
 Kept apart from the arena's commands (``commands.py`` calls :func:`register`)
 so that each stays small. Every command checks its whole request before it
@@ -292,6 +292,62 @@ def register(app: typer.Typer) -> None:
                 f"{100 * r['equal_share']:.1f}%",
             )
         console.print(table)
+
+    @app.command()
+    def compare(
+        a: Annotated[Path, typer.Argument(help="the baseline: a simulation folder")],
+        b: Annotated[Path, typer.Argument(help="the variant: a simulation folder, same game")],
+        as_json: Annotated[bool, typer.Option("--json", help="print the numbers as JSON")] = False,
+        seed: Annotated[int, typer.Option("--seed", help="seed of the bootstrap")] = 0,
+    ) -> None:
+        """Every metric's difference B − A, paired over the same deals, Holm-corrected."""
+        import json as json_module
+
+        from decklab.lab.compare import compare_folders
+
+        try:
+            data = compare_folders(a, b, seed)
+        except DecklabError as exc:
+            raise fail(str(exc)) from None
+        if as_json:
+            print(json_module.dumps(data, indent=1))
+            return
+        table = Table(
+            title=f"{data['game']}: {b} − {a}, paired over the same deals", title_justify="left"
+        )
+        for col in ("metric", "A", "B", "B − A", "95% paired t", "95% bootstrap",
+                    "detectable", "Holm p", "deals", "verdict"):  # fmt: skip
+            table.add_column(col, justify="left" if col in ("metric", "verdict") else "right")
+
+        def num(x: float | None, digits: int = 3) -> str:
+            return "—" if x is None else f"{x:.{digits}f}"
+
+        for r in data["differences"]:
+            table.add_row(
+                r["metric"],
+                num(r["a_mean"]),
+                num(r["b_mean"]),
+                num(r["difference"]),
+                f"{num(r['t_low'])} – {num(r['t_high'])}",
+                f"{num(r['bootstrap_low'])} – {num(r['bootstrap_high'])}",
+                num(r["mde"]),
+                num(r["holm_p"], 4),
+                str(r["deals"]),
+                ("✔ " if r["verdict"] == "finding" else "") + r["verdict"],
+            )
+        console.print(table)
+        tests = data["differences"][0]["tests"] if data["differences"] else 0
+        same = (
+            ""
+            if data["same_seed"]
+            else " The runs have different seeds: still valid, no tighter than unpaired."
+        )
+        console.print(
+            f"Holm's correction across {tests} tests; a finding needs Holm p ≤ {data['alpha']} "
+            f"and {data['min_deals']} deals or more. 'detectable': the smallest difference "
+            f"found 80% of the time.{same}",
+            highlight=False,
+        )
 
     @app.command()
     def report(
