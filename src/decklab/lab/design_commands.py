@@ -170,7 +170,7 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 "--goal",
                 help="metric=lo..hi, metric=max or metric=min (length, balance, first_player, "
-                "shared_wins, lead_change, margin, or an event such as rounds)",
+                "shared_wins, lead_change, margin, score, or an event such as rounds)",
             ),
         ],
         games: Annotated[
