@@ -65,6 +65,16 @@ def register(app: typer.Typer) -> None:
         err.print(f"[red]error:[/red] {message}", highlight=False)
         return typer.Exit(2)
 
+    def interrupted(out: Path) -> typer.Exit:
+        """Ctrl-C ends a long run with 130 (the shell's code for SIGINT) and says how to
+        resume: what was finished is on disk, and the same command picks it up."""
+        err.print(
+            f"interrupted: what was finished is kept in {out}; "
+            "run the same command again (same --out and arguments) to resume",
+            highlight=False,
+        )
+        return typer.Exit(130)
+
     @app.command()
     def simulate(
         game: Annotated[str, typer.Argument(help="the game")],
@@ -95,6 +105,8 @@ def register(app: typer.Typer) -> None:
             )
         except DecklabError as exc:
             raise fail(str(exc)) from None
+        except KeyboardInterrupt:
+            raise interrupted(out) from None
         rates = ", ".join(f"{a} {100 * r:.1f}%" for a, r in summary.win_rates().items())
         resumed = (
             f" ({summary.resumed_batches} batches were already done)"
@@ -143,6 +155,8 @@ def register(app: typer.Typer) -> None:
             )
         except DecklabError as exc:
             raise fail(str(exc)) from None
+        except KeyboardInterrupt:
+            raise interrupted(out) from None
         table = Table(title=f"sweep in {out}", title_justify="left")
         table.add_column("cell", style="bold")
         table.add_column("games", justify="right")
@@ -212,6 +226,8 @@ def register(app: typer.Typer) -> None:
             )
         except DecklabError as exc:
             raise fail(str(exc)) from None
+        except KeyboardInterrupt:
+            raise interrupted(out) from None
         table = Table(title=f"candidates, best first (goals: {', '.join(data['goals'])})")
         table.add_column("rank", justify="right")
         table.add_column("options", style="bold")
@@ -279,6 +295,8 @@ def register(app: typer.Typer) -> None:
             )
         except DecklabError as exc:
             raise fail(str(exc)) from None
+        except KeyboardInterrupt:
+            raise interrupted(out) from None
         table = Table(title=f"skill trace of {agent} ({param})")
         for col in ("rung", "games", "stronger wins", "95% interval", "equal share"):
             table.add_column(col, justify="right")
