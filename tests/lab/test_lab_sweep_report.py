@@ -88,7 +88,7 @@ def test_goals_and_params_parse() -> None:
     assert goals == [Goal("length", "range", 15, 25), Goal("balance", "max")]
     g = goals[0]
     assert (g.score(20), g.score(15), g.score(10), g.score(5), g.score(30)) == (1, 1, 0.5, 0, 0.5)
-    assert Goal("x", "min").score(0.25) == 0.75
+    assert Goal("shared_wins", "min").score(0.25) == 0.75
     for bad in (["target"], ["target=5..1"]):
         with pytest.raises(DecklabError):
             parse_params(bad)

@@ -1,4 +1,4 @@
-"""The design lab's commands: ``simulate``, ``sweep``, ``tune`` and ``report``.
+"""The design lab's commands: ``simulate``, ``sweep``, ``tune``, ``compare`` and ``report``.
 
 Kept apart from the arena's commands (``commands.py`` calls :func:`register`)
 so that each stays small. Every command checks its whole request before it
@@ -65,6 +65,16 @@ def register(app: typer.Typer) -> None:
         err.print(f"[red]error:[/red] {message}", highlight=False)
         return typer.Exit(2)
 
+    def interrupted(out: Path) -> typer.Exit:
+        """Ctrl-C ends a long run with 130 (the shell's code for SIGINT) and says how to
+        resume: what was finished is on disk, and the same command picks it up."""
+        err.print(
+            f"interrupted: what was finished is kept in {out}; "
+            "run the same command again (same --out and arguments) to resume",
+            highlight=False,
+        )
+        return typer.Exit(130)
+
     @app.command()
     def simulate(
         game: Annotated[str, typer.Argument(help="the game")],
@@ -95,6 +105,8 @@ def register(app: typer.Typer) -> None:
             )
         except DecklabError as exc:
             raise fail(str(exc)) from None
+        except KeyboardInterrupt:
+            raise interrupted(out) from None
         rates = ", ".join(f"{a} {100 * r:.1f}%" for a, r in summary.win_rates().items())
         resumed = (
             f" ({summary.resumed_batches} batches were already done)"
@@ -143,6 +155,8 @@ def register(app: typer.Typer) -> None:
             )
         except DecklabError as exc:
             raise fail(str(exc)) from None
+        except KeyboardInterrupt:
+            raise interrupted(out) from None
         table = Table(title=f"sweep in {out}", title_justify="left")
         table.add_column("cell", style="bold")
         table.add_column("games", justify="right")
@@ -170,7 +184,7 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 "--goal",
                 help="metric=lo..hi, metric=max or metric=min (length, balance, first_player, "
-                "shared_wins, lead_change, margin, or an event such as rounds)",
+                "shared_wins, lead_change, margin, score, or an event such as rounds)",
             ),
         ],
         games: Annotated[
@@ -212,6 +226,8 @@ def register(app: typer.Typer) -> None:
             )
         except DecklabError as exc:
             raise fail(str(exc)) from None
+        except KeyboardInterrupt:
+            raise interrupted(out) from None
         table = Table(title=f"candidates, best first (goals: {', '.join(data['goals'])})")
         table.add_column("rank", justify="right")
         table.add_column("options", style="bold")
@@ -279,6 +295,8 @@ def register(app: typer.Typer) -> None:
             )
         except DecklabError as exc:
             raise fail(str(exc)) from None
+        except KeyboardInterrupt:
+            raise interrupted(out) from None
         table = Table(title=f"skill trace of {agent} ({param})")
         for col in ("rung", "games", "stronger wins", "95% interval", "equal share"):
             table.add_column(col, justify="right")
@@ -292,6 +310,62 @@ def register(app: typer.Typer) -> None:
                 f"{100 * r['equal_share']:.1f}%",
             )
         console.print(table)
+
+    @app.command()
+    def compare(
+        a: Annotated[Path, typer.Argument(help="the baseline: a simulation folder")],
+        b: Annotated[Path, typer.Argument(help="the variant: a simulation folder, same game")],
+        as_json: Annotated[bool, typer.Option("--json", help="print the numbers as JSON")] = False,
+        seed: Annotated[int, typer.Option("--seed", help="seed of the bootstrap")] = 0,
+    ) -> None:
+        """Every metric's difference B − A, paired over the same deals, Holm-corrected."""
+        import json as json_module
+
+        from decklab.lab.compare import compare_folders
+
+        try:
+            data = compare_folders(a, b, seed)
+        except DecklabError as exc:
+            raise fail(str(exc)) from None
+        if as_json:
+            print(json_module.dumps(data, indent=1))
+            return
+        table = Table(
+            title=f"{data['game']}: {b} − {a}, paired over the same deals", title_justify="left"
+        )
+        for col in ("metric", "A", "B", "B − A", "95% paired t", "95% bootstrap",
+                    "detectable", "Holm p", "deals", "verdict"):  # fmt: skip
+            table.add_column(col, justify="left" if col in ("metric", "verdict") else "right")
+
+        def num(x: float | None, digits: int = 3) -> str:
+            return "—" if x is None else f"{x:.{digits}f}"
+
+        for r in data["differences"]:
+            table.add_row(
+                r["metric"],
+                num(r["a_mean"]),
+                num(r["b_mean"]),
+                num(r["difference"]),
+                f"{num(r['t_low'])} – {num(r['t_high'])}",
+                f"{num(r['bootstrap_low'])} – {num(r['bootstrap_high'])}",
+                num(r["mde"]),
+                num(r["holm_p"], 4),
+                str(r["deals"]),
+                ("✔ " if r["verdict"] == "finding" else "") + r["verdict"],
+            )
+        console.print(table)
+        tests = data["differences"][0]["tests"] if data["differences"] else 0
+        same = (
+            ""
+            if data["same_seed"]
+            else " The runs have different seeds: still valid, no tighter than unpaired."
+        )
+        console.print(
+            f"Holm's correction across {tests} tests; a finding needs Holm p ≤ {data['alpha']} "
+            f"and {data['min_deals']} deals or more. 'detectable': the smallest difference "
+            f"found 80% of the time.{same}",
+            highlight=False,
+        )
 
     @app.command()
     def report(

@@ -239,7 +239,9 @@ def score_stats(rows: Rows) -> dict[str, Any]:
                 "high": high,
                 "sd": _sd(values),
                 "q10": _quantile(values, 0.1),
+                "q25": _quantile(values, 0.25),
                 "median": _quantile(values, 0.5),
+                "q75": _quantile(values, 0.75),
                 "q90": _quantile(values, 0.9),
             }
         )

@@ -122,7 +122,7 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 STYLE = """
 body{font-family:system-ui,sans-serif;max-width:72em;margin:2em auto;padding:0 1em;color:#222}
-table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:.2em .6em;
+table{border-collapse:collapse;margin:.5em 0 1.5em;display:block;overflow-x:auto;max-width:100%}td,th{border:1px solid #ccc;padding:.2em .6em;
 text-align:right}th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em}code{background:#f3f3f3;padding:0 .2em}
 .note{color:#555;font-size:.9em}
@@ -147,6 +147,75 @@ def _variant_numbers(folder: Path) -> dict[str, Any]:
     summary = metrics.summarize(rows, seed=plan.seed)
     summary["plan"] = plan.to_json()
     return summary
+
+
+def paired_numbers(folders: dict[str, Path], seed: int = 0) -> list[dict[str, Any]]:
+    """Every variant against the first, metric by metric, paired over the same deals,
+    with Holm's correction across all of the page's tests (see lab/compare.py)."""
+    from decklab.lab.compare import compare_rows, decide
+
+    names = list(folders)
+    if len(names) < 2:
+        return []
+    base = metrics.load(folders[names[0]])
+    found: list[dict[str, Any]] = []
+    for name in names[1:]:
+        for d in compare_rows(base, metrics.load(folders[name]), seed):
+            found.append({"baseline": names[0], "variant": name, **d.to_json()})
+    return [metrics.finite(r) for r in decide(found)]
+
+
+def paired_table(rows: Sequence[dict[str, Any]], with_variant: bool = True) -> str:
+    """The paired differences as an HTML table; findings are marked ✔ (Holm, min. deals)."""
+    head = [
+        "metric",
+        *(["variant"] if with_variant else []),
+        "baseline",
+        "variant mean",
+        "difference",
+        "95% paired t",
+        "95% bootstrap",
+        "detectable (80%)",
+        "p",
+        "Holm p",
+        "deals",
+        "verdict",
+    ]
+    body = []
+    for r in rows:
+        mark = "✔ " if r["verdict"] == "finding" else ""
+        body.append(
+            [
+                r["metric"],
+                *([r["variant"]] if with_variant else []),
+                _num(r["a_mean"], 3),
+                _num(r["b_mean"], 3),
+                _num(r["difference"], 3),
+                _interval(r, "t_low", "t_high", pct=False),
+                _interval(r, "bootstrap_low", "bootstrap_high", pct=False),
+                _num(r["mde"], 3),
+                _num(r["p"], 4),
+                _num(r["holm_p"], 4),
+                str(r["deals"]),
+                mark + r["verdict"],
+            ]
+        )
+    return _table(head, body)
+
+
+def _paired_note(rows: Sequence[dict[str, Any]]) -> str:
+    from decklab.lab import paired
+
+    tests = rows[0]["tests"] if rows else 0
+    return (
+        '<p class="note">Differences are variant − baseline, per deal (the mean over its seat '
+        "rotations), paired over the deals both played. p is the paired t-test's; "
+        f"<b>Holm p</b> is corrected across all {tests} tests of this page (Holm's step-down). "
+        f"A <b>finding</b> (✔) needs a Holm p ≤ {paired.ALPHA} and at least "
+        f"{paired.MIN_DEALS} deals. <i>Detectable</i> is the smallest difference this run "
+        "would find 80% of the time (two-sided α = 0.05): a “no measurable difference” rules "
+        "out only differences larger than it.</p>"
+    )
 
 
 def _overview_rows(variants: dict[str, dict[str, Any]]) -> list[list[str]]:
@@ -214,6 +283,72 @@ def _overview_rows(variants: dict[str, dict[str, Any]]) -> list[list[str]]:
     return out
 
 
+def _solo_overview_rows(variants: dict[str, dict[str, Any]], unit: str) -> list[list[str]]:
+    """A solo game's overview leads with what a solo player aims at: the score, its
+    percentiles and the perfect games (a solo game's only win); seats' win shares,
+    balance and margins mean nothing with one seat."""
+    names = list(variants)
+
+    def line(label: str, get: Any) -> list[str]:
+        return [label, *(get(variants[n]) for n in names)]
+
+    def seat(v: dict[str, Any]) -> dict[str, Any]:
+        return dict(v["scores"]["per_seat"][0])
+
+    out = [
+        line(
+            f"mean {unit}",
+            lambda v: f"{_num(seat(v)['mean'])} ({_interval(seat(v), pct=False)})",
+        ),
+        line(
+            "percentiles 10 / 25 / 50 / 75 / 90",
+            lambda v: " / ".join(
+                _num(seat(v).get(q), 1) for q in ("q10", "q25", "median", "q75", "q90")
+            ),
+        ),
+        line(
+            "perfect games",
+            lambda v: (
+                f"{_pct(v['seat_win_rates'][0]['rate'])} ({_interval(v['seat_win_rates'][0])})"
+            ),
+        ),
+        line("games", lambda v: str(v["games"])),
+        line(
+            "length (decisions)",
+            lambda v: f"{_num(v['length']['mean'], 1)} ± sd {_num(v['length']['sd'], 1)}",
+        ),
+    ]
+    events = sorted({e for v in variants.values() for e in v["events"]})
+    for e in events:
+        out.append(
+            line(
+                f"{e.replace('_', ' ')} (mean / share of games)",
+                lambda v, e=e: (
+                    f"{_num(v['events'][e]['mean'])} / {_pct(v['events'][e]['rate'])}"
+                    if e in v["events"]
+                    else "—"
+                ),
+            )
+        )
+    agents = sorted({a["agent"] for v in variants.values() for a in v["agent_rates"]})
+    if len(agents) > 1:
+        for a in agents:
+            out.append(
+                line(
+                    f"{a}: mean {unit} / perfect games",
+                    lambda v, a=a: next(
+                        (
+                            f"{_num(r['score'])} / {_pct(r['rate'])}"
+                            for r in v["agent_rates"]
+                            if r["agent"] == a
+                        ),
+                        "—",
+                    ),
+                )
+            )
+    return out
+
+
 def _variant_section(name: str, v: dict[str, Any], unit: str) -> list[str]:
     body = [f"<h2>{html.escape(name)}</h2>"]
     plan = v["plan"]
@@ -222,6 +357,23 @@ def _variant_section(name: str, v: dict[str, Any], unit: str) -> list[str]:
         f"{v['games']} games; options <code>{html.escape(json.dumps(plan['resolved']))}</code>; "
         f"agents <code>{html.escape(', '.join(plan['agents']))}</code>.</p>"
     )
+    if v["players"] == 1:
+        body.append(
+            _table(
+                ["agent", f"mean {unit}", "95% interval", "perfect games", "95% interval"],
+                [
+                    [
+                        r["agent"],
+                        _num(r["score"]),
+                        _interval(r, "score_low", "score_high", False),
+                        _pct(r["rate"]),
+                        _interval(r),
+                    ]
+                    for r in v["agent_rates"]
+                ],
+            )
+        )
+        return body
     body.append(
         _table(
             ["seat", "win rate", "95% interval", f"mean {unit}", "sd"],
@@ -272,12 +424,14 @@ def build(folder: Path) -> tuple[str, dict[str, Any]]:
 
         data = report_numbers(folder)
         return _tune_page(data), data
+    cell_folders: dict[str, Path] = {}
     if (folder / SWEEP).exists():
         cells = read_sweep(folder)
         variants = {}
         for cell in cells:
             if (folder / cell.folder / MANIFEST).exists():
                 variants[cell.label()] = _variant_numbers(folder / cell.folder)
+                cell_folders[cell.label()] = folder / cell.folder
         title_game = json.loads((folder / SWEEP).read_text(encoding="utf-8"))["game"]
     elif (folder / MANIFEST).exists():
         plan = read_plan(folder)
@@ -289,23 +443,51 @@ def build(folder: Path) -> tuple[str, dict[str, Any]]:
         raise ReportError(f"{folder} has no finished cell yet")
     info = get_game(title_game).info
     names = list(variants)
+    solo = all(v["players"] == 1 for v in variants.values())
     body = [
         "<h2>Overview</h2>",
-        _table(["metric", *names], _overview_rows(variants)),
+        _table(
+            ["metric", *names],
+            _solo_overview_rows(variants, info.score_unit) if solo else _overview_rows(variants),
+        ),
     ]
-    seats = max(v["players"] for v in variants.values())
-    labels = [f"p{s + 1}" for s in range(seats)]
-    body.append(
-        _bars(
-            labels,
-            {
-                n: v["seat_win_rates"] + [{}] * (seats - len(v["seat_win_rates"]))
-                for n, v in variants.items()
-            },
-            "Win rate by seat (95% Wilson intervals)",
-            "win rate",
+    paired_rows = paired_numbers(cell_folders) if len(cell_folders) > 1 else []
+    if paired_rows:
+        body.append(f"<h2>Paired differences against {html.escape(names[0])}</h2>")
+        body.append(_paired_note(paired_rows))
+        body.append(paired_table(paired_rows))
+    if solo:
+        body.append(
+            _bars(
+                names,
+                {
+                    f"mean {info.score_unit}": [
+                        {
+                            "rate": v["scores"]["per_seat"][0]["mean"],
+                            "low": v["scores"]["per_seat"][0]["low"],
+                            "high": v["scores"]["per_seat"][0]["high"],
+                        }
+                        for v in variants.values()
+                    ]
+                },
+                f"Mean {info.score_unit} by variant (95% intervals)",
+                info.score_unit,
+            )
         )
-    )
+    else:
+        seats = max(v["players"] for v in variants.values())
+        labels = [f"p{s + 1}" for s in range(seats)]
+        body.append(
+            _bars(
+                labels,
+                {
+                    n: v["seat_win_rates"] + [{}] * (seats - len(v["seat_win_rates"]))
+                    for n, v in variants.items()
+                },
+                "Win rate by seat (95% Wilson intervals)",
+                "win rate",
+            )
+        )
     agents = sorted({a["agent"] for v in variants.values() for a in v["agent_rates"]})
     body.append(
         _bars(
@@ -317,8 +499,8 @@ def build(folder: Path) -> tuple[str, dict[str, Any]]:
                 ]
                 for a in agents
             },
-            "Win rate by agent and variant",
-            "win rate",
+            "Perfect-game rate by agent and variant" if solo else "Win rate by agent and variant",
+            "perfect games" if solo else "win rate",
         )
     )
     body.append(
@@ -357,7 +539,7 @@ def build(folder: Path) -> tuple[str, dict[str, Any]]:
         )
     for n, v in variants.items():
         body.extend(_variant_section(n, v, info.score_unit))
-    numbers = {"game": info.name, "variants": variants}
+    numbers = {"game": info.name, "variants": variants, "paired": paired_rows}
     return _page(f"{info.title}: design lab report", body), metrics.finite(numbers)
 
 

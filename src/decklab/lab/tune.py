@@ -15,12 +15,16 @@ of TAG's NTBEA tuning but much easier to state exactly:
 
 Goals: ``metric=lo..hi`` (want the metric inside the range: score 1 inside,
 falling linearly to 0 one range-width outside), ``metric=max`` / ``metric=min``
-(for metrics in [0, 1]: the value, or 1 − value). A candidate's goal score is
-the mean over goals. Metrics: ``length`` (decisions per game), ``balance``,
-``first_player`` (the first mover's win rate minus 1/n, as a magnitude),
-``shared_wins``, ``lead_change``, ``margin`` (winning margin), or the mean of
-any event counter the game's metrics hook reports (``rounds``,
-``round_cap_reached`` …).
+(for rates in [0, 1]: the value, or 1 − value; for any other metric a monotone
+map of the value into (0, 1), ½ + ½·v/(1 + |v|), so ``score=min`` ranks by the
+score). A candidate's goal score is the mean over goals. Metrics: ``length``
+(decisions per game), ``balance``, ``first_player`` (the first mover's win rate
+minus 1/n, as a magnitude), ``shared_wins``, ``lead_change``, ``margin``
+(winning margin), ``score`` (the mean of every seat's score, in the game's
+units: a solo game's score), or the mean of any event counter the game's
+metrics hook reports (``rounds``, ``round_cap_reached`` …). Every goal's metric
+is checked before anything is played (the game's events are learned from one
+random game, which is not a round of the search).
 
 Each evaluation is an ordinary simulation folder under ``DIR/cand-…/round-r``,
 so the cache is the disk: rerunning the same command skips everything done and
@@ -43,12 +47,24 @@ from typing import Any
 import decklab
 from decklab.engine.errors import DecklabError
 from decklab.lab import metrics
-from decklab.lab.runner import LOCAL, MANIFEST, Backend, derive_seed, make_plan
+from decklab.lab.runner import LOCAL, MANIFEST, Backend, Plan, derive_seed, make_plan
 from decklab.lab.simulate import run_plan
 from decklab.lab.sweep import PLAYERS
 
 TUNE = "tune.json"
-BUILTIN_GOALS = ("length", "balance", "first_player", "shared_wins", "lead_change", "margin")
+BUILTIN_GOALS = (
+    "length",
+    "balance",
+    "first_player",
+    "shared_wins",
+    "lead_change",
+    "margin",
+    "score",
+)
+RATE_GOALS = frozenset({"balance", "first_player", "shared_wins", "lead_change"})
+"""Goals whose values lie in [0, 1]: ``max`` and ``min`` score them as the value (or
+1 − value). Any other metric (a length, a score, an event's mean) is unbounded, and is
+scored through a monotone map into (0, 1), so that ranking by it is ranking by the value."""
 
 
 class TuneError(DecklabError):
@@ -96,6 +112,9 @@ class Goal:
         """How well ``value`` meets the goal, in [0, 1]."""
         if math.isnan(value):
             return 0.0
+        if self.kind in ("max", "min") and self.metric not in RATE_GOALS:
+            squashed = 0.5 + 0.5 * value / (1.0 + abs(value))
+            return squashed if self.kind == "max" else 1.0 - squashed
         if self.kind == "max":
             return min(1.0, max(0.0, value))
         if self.kind == "min":
@@ -166,6 +185,8 @@ def _feature(rows: metrics.Rows, i: int, name: str) -> float:
     if name == "margin":
         m = metrics.winning_margin(rows.signed(rows.scores[i]))
         return 0.0 if m is None else m
+    if name == "score":
+        return math.fsum(rows.scores[i]) / len(rows.scores[i])
     events = rows.events[i] if rows.events else {}
     if name in events:
         return float(events[name])
@@ -173,6 +194,33 @@ def _feature(rows: metrics.Rows, i: int, name: str) -> float:
         f"no metric {name!r} (metrics: {', '.join(BUILTIN_GOALS)}, or an event: "
         f"{', '.join(sorted(events)) or 'this game reports none'})"
     )
+
+
+def event_names(plan: Plan) -> list[str]:
+    """The event counters a game reports, from one random game of the plan's table."""
+    from decklab.engine.registry import get_game
+    from decklab.lab.agents import build_agent
+    from decklab.lab.hooks import events_of
+    from decklab.lab.loop import play_game
+
+    state = get_game(plan.game).new(plan.players, plan.options, seed=plan.seed)
+    agents = [build_agent("random:seed=0") for _ in range(plan.players)]
+    play_game(state, agents, False)
+    return sorted(events_of(state))
+
+
+def check_goals(goals: Sequence[Goal], plan: Plan) -> None:
+    """Refuse a goal whose metric the game does not report, before any round is played."""
+    unknown = [g.metric for g in goals if g.metric not in BUILTIN_GOALS]
+    if not unknown:
+        return
+    events = event_names(plan)
+    for name in unknown:
+        if name not in events:
+            raise TuneError(
+                f"no metric {name!r} (metrics: {', '.join(BUILTIN_GOALS)}, or an event: "
+                f"{', '.join(events) or 'this game reports none'})"
+            )
 
 
 def goal_values(
@@ -282,10 +330,36 @@ def tune(
         "players": players,
         "decklab_version": decklab.__version__,
     }
-    _write_request(out, request)
     plans = {}
-    for cand in grid:  # check every candidate before anything is played
+    for cand in grid:  # check every candidate and goal before anything is written or played
         plans[_slug(cand)] = _plans(game, specs, cand, options, players, games, rounds, seed)
+    check_goals(goals, plans[_slug(grid[0])][0])
+    created = not (out / TUNE).exists()
+    _write_request(out, request)
+    try:
+        _search(out, grid, plans, goals, rounds, seed, backend, progress, on_round)
+    except DecklabError:
+        if created and not any(p.name != TUNE for p in out.iterdir()):
+            # Refused before anything was played: leave no request behind, so the
+            # corrected command is not refused as "a different tuning run".
+            (out / TUNE).unlink()
+            out.rmdir()
+        raise
+    return report_numbers(out)
+
+
+def _search(
+    out: Path,
+    grid: Sequence[Mapping[str, str]],
+    plans: Mapping[str, Sequence[Plan]],
+    goals: Sequence[Goal],
+    rounds: int,
+    seed: int,
+    backend: Backend,
+    progress: bool,
+    on_round: Callable[[int, int], None] | None,
+) -> None:
+    """The rounds of successive halving (each evaluation a resumable simulation folder)."""
     alive = list(grid)
     for r in range(rounds):
         if on_round is not None:
@@ -298,7 +372,6 @@ def tune(
             break
         scored = sorted(alive, key=lambda c: -_evaluate_candidate(out, c, goals, seed)["score"])
         alive = scored[: max(1, math.ceil(len(alive) / 2))]
-    return report_numbers(out)
 
 
 def _plans(
@@ -310,12 +383,15 @@ def _plans(
     games: int,
     rounds: int,
     seed: int,
-) -> list[Any]:
+) -> list[Plan]:
     opts = dict(options or {})
     n = players
     for key, value in cand.items():
         if key == PLAYERS:
-            n = int(value)
+            try:
+                n = int(value)
+            except ValueError:
+                raise TuneError(f"players is a whole number, not {value!r}") from None
         else:
             opts[key] = value
     try:

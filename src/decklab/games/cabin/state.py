@@ -43,7 +43,8 @@ INFO: Final = GameInfo(
     options=(
         Option(
             "stacks",
-            "how many stacks the cabin may have (C2): 8, or 7 for the harder game",
+            "how many stacks the cabin may have (C2), 1 to 8: 8 by the rules, 7 for the "
+            "harder game, fewer for harder still",
             int,
             default=8,
             minimum=1,
