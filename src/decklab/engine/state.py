@@ -107,9 +107,7 @@ def _blank(
     return state
 
 
-def deal_with(
-    cls: type[S], num_players: int, options: Mapping[str, Any] | None, rng: Rng
-) -> S:
+def deal_with(cls: type[S], num_players: int, options: Mapping[str, Any] | None, rng: Rng) -> S:
     """A game dealt with chance drawn from ``rng``, as :meth:`GameState.new` deals one.
 
     For an adapter that supplies chance itself (a :class:`~decklab.engine.chance.ScriptedRng`

@@ -388,3 +388,21 @@ def register_all() -> list[str]:
 
 
 GAME_NAMES = register_all()
+
+
+def ismcts_bot(game: Any, *args: Any, **kwargs: Any) -> Any:
+    """OpenSpiel's ``ISMCTSBot`` with the ``restart_at`` and ``inform_action`` that
+    ``evaluate_bots`` calls (OpenSpiel's bot leaves them to ``pyspiel.Bot``, which
+    raises ``RestartAt(state) not implemented``). ISMCTS keeps nothing between moves
+    (each step searches afresh from resampled states), so both do nothing. The
+    arguments are ``ISMCTSBot``'s."""
+    from open_spiel.python.algorithms import ismcts
+
+    class RestartableISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
+        def restart_at(self, state: Any) -> None:
+            """Nothing to forget: every step builds its own tree."""
+
+        def inform_action(self, state: Any, player_id: int, action: int) -> None:
+            """Nothing to track: the state passed to ``step`` says everything."""
+
+    return RestartableISMCTSBot(game, *args, **kwargs)
