@@ -195,9 +195,10 @@ def test_serialize_game_and_state_round_trips(game: str) -> None:
     rng = random.Random(4)
     state = sgame.new_initial_state()
     for stop in (5, 60, 10_000):
-        _play(state, rng, lambda s, stop=stop: len(s.history()) >= stop)  # type: ignore[misc]
+        _play(state, rng, lambda s, stop=stop: len(s.history()) >= stop)
         text = pyspiel.serialize_game_and_state(sgame, state)
         game2, state2 = pyspiel.deserialize_game_and_state(text)
+        assert str(game2) == str(sgame)
         assert state2.history() == state.history()
         assert str(state2) == str(state)
         assert state2.is_chance_node() == state.is_chance_node()
