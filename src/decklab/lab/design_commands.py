@@ -18,6 +18,7 @@ from rich.table import Table
 from decklab.bots.spec import split_players
 from decklab.engine.errors import DecklabError
 from decklab.engine.info import parse_option_pairs
+from decklab.extras import require
 from decklab.lab.runner import Backend
 
 PlayersOpt = Annotated[
@@ -79,6 +80,7 @@ def register(app: typer.Typer) -> None:
         progress: ProgressOpt = True,
     ) -> None:
         """Play duplicate deals of GAME and write one Parquet row per game into --out."""
+        require("simulate", "numpy", "pyarrow")
         from decklab.lab.simulate import simulate as run
 
         try:
@@ -125,6 +127,7 @@ def register(app: typer.Typer) -> None:
         progress: ProgressOpt = True,
     ) -> None:
         """Simulate every variant of a grid (one folder per cell); finished cells are skipped."""
+        require("sweep", "numpy", "pyarrow")
         from decklab.lab.sweep import parse_vary
         from decklab.lab.sweep import sweep as run
 
@@ -189,6 +192,7 @@ def register(app: typer.Typer) -> None:
         progress: ProgressOpt = True,
     ) -> None:
         """Search GAME's options for the rules that best meet the goals (successive halving)."""
+        require("tune", "numpy", "pyarrow")
         from decklab.lab.tune import parse_goals, parse_params
         from decklab.lab.tune import tune as run
 
@@ -255,6 +259,7 @@ def register(app: typer.Typer) -> None:
         progress: ProgressOpt = True,
     ) -> None:
         """The skill trace: AGENT at each budget against itself at half of it."""
+        require("skill", "numpy", "pyarrow")
         from decklab.lab.skill import skill_trace
 
         try:
@@ -301,6 +306,7 @@ def register(app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         """Write report.html (self-contained, plots embedded) and report.json for FOLDER."""
+        require("report", "numpy", "pyarrow", "matplotlib")
         from decklab.lab.report import write_report
 
         try:
