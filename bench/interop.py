@@ -85,7 +85,7 @@ def position(sgame: Any, fraction: float, seed: int) -> Any:
     steps = 0
     while not state.is_terminal():
         legal = state.legal_actions()
-        if steps >= fraction * length and len(legal) >= 2:
+        if steps >= fraction * length and len(legal) >= 2 and not state.is_chance_node():
             return state
         state.apply_action(rng.choice(legal))
         steps += 1
@@ -127,9 +127,12 @@ def play_match_game(sgame: Any, seat_of_decklab: int, move_time: float, seed: in
     ours = make_agent(f"ismcts:time={move_time},seed={seed}")
     theirs = TimedISMCTSBot(sgame, move_time, seed)
     state = sgame.new_initial_state()
+    chance = random.Random(seed)  # the same seed deals the same cards (chance comes first)
     while not state.is_terminal():
         player = state.current_player()
-        if player == seat_of_decklab:
+        if state.is_chance_node():
+            state.apply_action(chance.choice(state.legal_actions()))
+        elif player == seat_of_decklab:
             action = ours.choose(state.dstate, player)
             state.apply_action(table.index_of(action))
         else:

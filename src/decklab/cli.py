@@ -19,6 +19,7 @@ from decklab.engine.errors import DecklabError, OptionError, RecordError
 from decklab.engine.info import parse_option_pairs
 from decklab.engine.registry import game_names, get_game
 from decklab.engine.state import GameState
+from decklab.extras import explain
 
 app = typer.Typer(
     help="decklab: five homemade card games — play them, replay them, study them.",
@@ -471,6 +472,12 @@ def main() -> None:
         app()
     except DecklabError as exc:  # a last guard: bad input never shows a traceback
         err.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
+        sys.exit(2)
+    except ModuleNotFoundError as exc:  # an optional extra's module: say which extra
+        missing = explain(exc, args[0] if args else "")
+        if missing is None:
+            raise
+        err.print(f"[red]error:[/red] {escape(str(missing))}", highlight=False)
         sys.exit(2)
 
 

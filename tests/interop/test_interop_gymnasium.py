@@ -75,3 +75,80 @@ def test_an_illegal_action_ends_the_episode_with_minus_one(game: str) -> None:
     assert (reward, terminated, info["illegal_action"]) == (-1.0, True, True)
     assert "cannot play" not in info["why"] and info["why"]
     assert env.state.history == before, "the illegal action changed the game"
+
+
+@pytest.mark.parametrize("game", SOLO)
+def test_action_masks_are_the_legal_actions(game: str) -> None:
+    env = gymnasium.make(dg.env_id(game)).unwrapped
+    _, info = env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        masks = env.action_masks()
+        assert masks.dtype == np.bool_ and np.array_equal(masks, info["action_mask"] == 1)
+        assert sorted(np.flatnonzero(masks)) == sorted(env._legal)
+        _, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(masks))))
+        if done:
+            break
+
+
+@pytest.mark.parametrize("game", SOLO)
+def test_the_mask_can_stay_out_of_the_observation(game: str) -> None:
+    env = gymnasium.make(dg.env_id(game), mask_in_observation=False)
+    assert isinstance(env.observation_space, gymnasium.spaces.Box)
+    obs, info = env.reset(seed=2)
+    assert isinstance(obs, np.ndarray) and obs.shape == env.observation_space.shape
+    assert info["action_mask"].any()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env.unwrapped)
+
+
+@pytest.mark.parametrize("game", SOLO)
+def test_rgb_array_draws_the_table_from_its_layout(game: str) -> None:
+    env = gymnasium.make(dg.env_id(game), render_mode="rgb_array")
+    env.reset(seed=0)
+    first = env.render()
+    assert isinstance(first, np.ndarray) and first.dtype == np.uint8
+    assert first.ndim == 3 and first.shape[2] == 3
+    assert len(np.unique(first.reshape(-1, 3), axis=0)) > 3, "cards are drawn, not a blank"
+    masks = env.unwrapped.action_masks()
+    env.step(int(np.flatnonzero(masks)[0]))
+    after = env.render()
+    assert after.shape == first.shape and not np.array_equal(after, first)
+
+
+def test_an_unknown_render_mode_is_accepted_with_a_warning() -> None:
+    with pytest.warns(UserWarning, match="render_mode 'rgb_array_list_of_dreams'"):
+        env = dg.DecklabGymEnv(SOLO[0], render_mode="rgb_array_list_of_dreams")
+    env.reset(seed=0)
+    assert env.render() is None
+
+
+def test_a_vector_env_of_two_with_rgb_array_as_sb3_makes_it() -> None:
+    """What SB3's ``make_vec_env("decklab/cabin-v0", n_envs=2)`` does: ``gym.make`` with
+    ``render_mode="rgb_array"``, two copies stepped together."""
+    ident = dg.env_id(SOLO[0])
+    vec = gymnasium.make_vec(ident, num_envs=2, vectorization_mode="sync", render_mode="rgb_array")
+    obs, info = vec.reset(seed=0)
+    assert obs["observation"].shape[0] == 2
+    masks = info["action_mask"]
+    actions = np.array([int(np.flatnonzero(m)[0]) for m in masks])
+    vec.step(actions)
+    frames = vec.render()
+    assert frames is not None and len(frames) == 2
+    vec.close()
+
+
+def test_maskable_ppo_learns_through_make_vec_env() -> None:
+    """SB3 and sb3-contrib are the ``decklab[sb3]`` extra (they pull torch): skipped
+    without them, run where the extra is installed."""
+    pytest.importorskip("torch", reason="decklab[sb3] (torch) is not installed")
+    sb3_contrib = pytest.importorskip("sb3_contrib", reason="decklab[sb3] is not installed")
+    env_util = pytest.importorskip("stable_baselines3.common.env_util")
+    vec = env_util.make_vec_env(dg.env_id(SOLO[0]), n_envs=2, seed=0)
+    model = sb3_contrib.MaskablePPO("MultiInputPolicy", vec, n_steps=32, batch_size=32, seed=0)
+    model.learn(64)
+    obs = vec.reset()
+    masks = np.array(vec.env_method("action_masks"))
+    action, _ = model.predict(obs, action_masks=masks)
+    assert all(masks[i][a] for i, a in enumerate(action)), "the policy keeps to the mask"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
@@ -12,7 +13,7 @@ from interop_cases import GAME_COUNTS, IDS, SEQUENTIAL
 
 pytest.importorskip("pettingzoo", reason="PettingZoo is part of decklab[rl]")
 
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 
 from decklab.engine.errors import IllegalAction
 from decklab.engine.registry import game_names, get_game
@@ -136,3 +137,87 @@ def test_only_the_agent_to_act_has_a_mask(game: str) -> None:
     env = dz.raw_env(game)
     env.reset(seed=3)
     _play_out(env, random.Random(3))
+
+
+SIMULTANEOUS = [g for g in game_names() if get_game(g).info.simultaneous]
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_parallel_api_and_seed_tests_pass(game: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        parallel_api_test(dz.parallel_env(game), num_cycles=300)
+        parallel_seed_test(lambda: dz.parallel_env(game), num_cycles=50)
+
+
+@pytest.mark.parametrize("game", SIMULTANEOUS)
+def test_parallel_env_sets_every_acting_seats_mask_in_a_simultaneous_round(game: str) -> None:
+    env = dz.parallel_env(game)
+    obs, _ = env.reset(seed=2)
+    acting = [env.possible_agents[s] for s in env.state.to_act()]
+    assert len(acting) > 1
+    for agent in acting:
+        assert obs[agent]["action_mask"].any(), f"{agent} is to act but has no mask"
+    rng = random.Random(2)
+    rounds = 0
+    while env.agents:
+        actions = {
+            a: rng.choice(np.flatnonzero(o["action_mask"]).tolist())
+            for a, o in obs.items()
+            if o["action_mask"].any()
+        }
+        before = len(env.state.history)
+        obs, rewards, term, _, infos = env.step(actions)
+        assert len(env.state.history) - before >= len(actions), "every choice applied"
+        rounds += 1
+    assert all(term.values()) and sum(rewards.values()) == pytest.approx(1.0)
+    assert "scores" in next(iter(infos.values()))
+
+
+def test_parallel_env_ends_the_game_on_an_illegal_action() -> None:
+    game = SIMULTANEOUS[0]
+    env = dz.parallel_env(game)
+    obs, _ = env.reset(seed=1)
+    acting = [a for a, o in obs.items() if o["action_mask"].any()]
+    bad = acting[-1]  # every seat but the last chooses; the last sends nothing
+    actions = {a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in acting[:-1]}
+    history = list(env.state.history)
+    _, rewards, term, _, infos = env.step(actions)
+    assert env.state.history == history, "nothing applied"
+    assert rewards[bad] == -1.0 and all(term.values()) and infos[bad]["illegal_action"]
+    assert not env.agents
+
+
+@pytest.mark.parametrize("make", [dz.env, dz.parallel_env])
+def test_pettingzoo_agent_names_and_max_cycles(make: object) -> None:
+    game = SEQUENTIAL[0]
+    env: object = make(game, 2, agent_names="pettingzoo", max_cycles=3)  # type: ignore[operator]
+    if isinstance(env, dz.DecklabParallel):
+        obs, _ = env.reset(seed=0)
+        assert list(obs) == ["player_0", "player_1"]
+        steps = 0
+        while env.agents:
+            actions = {
+                a: int(np.flatnonzero(o["action_mask"])[0])
+                for a, o in obs.items()
+                if o["action_mask"].any()
+            }
+            obs, _, term, trunc, _ = env.step(actions)
+            steps += 1
+        assert steps == 3 and all(trunc.values()) and not any(term.values())
+    else:
+        aec: Any = env
+        aec.reset(seed=0)
+        assert aec.possible_agents == ["player_0", "player_1"]
+        steps = 0
+        for _agent in aec.agent_iter():
+            o, _, term, trunc, _ = aec.last()
+            if term or trunc:
+                assert trunc and not term
+                aec.step(None)
+                continue
+            aec.step(int(np.flatnonzero(o["action_mask"])[0]))
+            steps += 1
+        assert steps == 3
+    with pytest.raises(ValueError, match="agent_names"):
+        make(game, 2, agent_names="bots")  # type: ignore[operator]

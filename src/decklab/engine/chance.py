@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Sequence
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
 from mypy_extensions import i64
 
@@ -311,3 +311,70 @@ def std_choice(rng: random.Random, items: list[T]) -> T:
     if not items:
         raise IndexError("Cannot choose from an empty sequence")
     return items[std_below(rng, len(items))]
+
+
+class ChanceNeeded(Exception):
+    """A :class:`ScriptedRng` ran out of outcomes: the next one has ``n`` equally likely values.
+
+    ``items`` is the list being shuffled when the draw is a shuffle's step (the outcome
+    then picks which of ``items[:n]`` goes to position ``n - 1``), else None.
+    """
+
+    def __init__(self, n: int, items: list[Any] | None) -> None:
+        super().__init__(f"a chance outcome out of {n} is needed")
+        self.n = n
+        self.items = items
+
+
+class ScriptedRng(Rng):
+    """A source of chance that plays given outcomes and asks for the next one.
+
+    Every draw of a game is a uniform choice: ``below(n)``, or a step of a
+    Fisher–Yates shuffle (which of the ``i + 1`` items not yet placed goes to
+    position ``i``: a card at a time over the cards not placed). This class
+    takes those choices from ``script`` in turn and raises :class:`ChanceNeeded`
+    when it runs out, so an adapter can offer the next one as an explicit chance
+    node (decklab/interop/openspiel.py) without any game listing its outcomes.
+    A raw 64-bit draw has too many outcomes to list, so :meth:`next64` refuses.
+    """
+
+    __slots__ = ("_pos", "_script")
+
+    _script: list[int]
+    _pos: int
+
+    def __init__(self, script: list[int]) -> None:
+        super().__init__(0)
+        self._script = script
+        self._pos = 0
+
+    @property
+    def used(self) -> int:
+        """How many outcomes of the script have been taken."""
+        return self._pos
+
+    def _take(self, n: int, items: list[Any] | None) -> int:
+        pos = self._pos
+        if pos >= len(self._script):
+            raise ChanceNeeded(n, items)
+        value = self._script[pos]
+        if not 0 <= value < n:
+            raise ValueError(f"chance outcome {value} is not one of 0…{n - 1}")
+        self._pos = pos + 1
+        return value
+
+    def below(self, n: int) -> int:
+        return self._take(n, None)
+
+    def shuffle(self, items: list[T]) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self._take(i + 1, items)
+            items[i], items[j] = items[j], items[i]
+
+    def next64(self) -> int:
+        raise ValueError("a raw 64-bit draw has too many outcomes to offer as a chance node")
+
+    def copy(self) -> Rng:
+        other = ScriptedRng(self._script.copy())
+        other._pos = self._pos
+        return other

@@ -107,6 +107,23 @@ def _blank(
     return state
 
 
+def deal_with(cls: type[S], num_players: int, options: Mapping[str, Any] | None, rng: Rng) -> S:
+    """A game dealt with chance drawn from ``rng``, as :meth:`GameState.new` deals one.
+
+    For an adapter that supplies chance itself (a :class:`~decklab.engine.chance.ScriptedRng`
+    offering each draw as an explicit chance node); the state keeps ``rng`` for the
+    chance of the rest of the game.
+    """
+    state = _blank(cls, num_players, options, None)
+    state.rng = rng
+    state._deal()
+    if cls.static_setup:
+        state._setup_pending = True
+    else:
+        state._initial_setup = state.export_setup()
+    return state
+
+
 def _plain_number(value: float) -> int | float:
     """Whole scores print as whole numbers (``9``, not ``9.0``) in records and JSON.
 

@@ -11,7 +11,9 @@ module, the way ``greedy.py`` is found, so no game is named here) with:
     the legal actions of any state);
 ``max_game_length(num_players, options) -> int``
     an upper bound on the decisions of a game (OpenSpiel asks for it);
-``VERSION`` (int) and optionally ``HAS_CHANCE`` (bool, default True).
+``VERSION`` (int), optionally ``HAS_CHANCE`` (bool, default True) and
+``MAX_CHANCE_OUTCOMES`` (int: the most outcomes one draw can have, when a draw has
+more than the largest deck, the seats or a die).
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ class Hooks:
     max_game_length: SizeFn
     version: int
     has_chance: bool
+    max_chance_outcomes: int
 
 
 class MissingHook(DecklabError, LookupError):
@@ -72,6 +75,7 @@ def hooks_for(cls: type[GameState]) -> Hooks:
         max_game_length=cast(SizeFn, found["max_game_length"]),
         version=int(getattr(module, "VERSION", 0)),
         has_chance=bool(getattr(module, "HAS_CHANCE", True)),
+        max_chance_outcomes=int(getattr(module, "MAX_CHANCE_OUTCOMES", 0)),
     )
 
 

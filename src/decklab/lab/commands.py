@@ -19,6 +19,7 @@ from decklab.bots.spec import split_players
 from decklab.engine.errors import DecklabError
 from decklab.engine.info import parse_option_pairs
 from decklab.engine.registry import get_game
+from decklab.extras import require
 
 EXAMPLES = (
     "random",
@@ -133,6 +134,7 @@ def register(app: typer.Typer) -> None:
         ] = True,
     ) -> None:
         """Agents play duplicate deals of GAME; report win rates, scores and ratings."""
+        require("arena", "numpy")
         from decklab.lab.arena import run_arena
         from decklab.lab.render import render_report
 

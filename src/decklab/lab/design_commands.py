@@ -18,6 +18,7 @@ from rich.table import Table
 from decklab.bots.spec import split_players
 from decklab.engine.errors import DecklabError
 from decklab.engine.info import parse_option_pairs
+from decklab.extras import require
 from decklab.lab.runner import Backend
 
 PlayersOpt = Annotated[
@@ -89,6 +90,7 @@ def register(app: typer.Typer) -> None:
         progress: ProgressOpt = True,
     ) -> None:
         """Play duplicate deals of GAME and write one Parquet row per game into --out."""
+        require("simulate", "numpy", "pyarrow")
         from decklab.lab.simulate import simulate as run
 
         try:
@@ -137,6 +139,7 @@ def register(app: typer.Typer) -> None:
         progress: ProgressOpt = True,
     ) -> None:
         """Simulate every variant of a grid (one folder per cell); finished cells are skipped."""
+        require("sweep", "numpy", "pyarrow")
         from decklab.lab.sweep import parse_vary
         from decklab.lab.sweep import sweep as run
 
@@ -203,6 +206,7 @@ def register(app: typer.Typer) -> None:
         progress: ProgressOpt = True,
     ) -> None:
         """Search GAME's options for the rules that best meet the goals (successive halving)."""
+        require("tune", "numpy", "pyarrow")
         from decklab.lab.tune import parse_goals, parse_params
         from decklab.lab.tune import tune as run
 
@@ -271,6 +275,7 @@ def register(app: typer.Typer) -> None:
         progress: ProgressOpt = True,
     ) -> None:
         """The skill trace: AGENT at each budget against itself at half of it."""
+        require("skill", "numpy", "pyarrow")
         from decklab.lab.skill import skill_trace
 
         try:
@@ -375,6 +380,7 @@ def register(app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         """Write report.html (self-contained, plots embedded) and report.json for FOLDER."""
+        require("report", "numpy", "pyarrow", "matplotlib")
         from decklab.lab.report import write_report
 
         try:
