@@ -343,9 +343,11 @@ class ScriptedRng(Rng):
     _script: list[int]
     _pos: int
 
-    def __init__(self, script: list[int]) -> None:
+    def __init__(self, script: list[int] | None = None) -> None:
+        # (``script`` may be left out: compiled, copy and pickle make the object with no
+        # arguments, then set its fields)
         super().__init__(0)
-        self._script = script
+        self._script = [] if script is None else script
         self._pos = 0
 
     @property
