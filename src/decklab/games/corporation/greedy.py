@@ -93,9 +93,23 @@ def greedy_action(state: CorporationState, seat: int, rng: random.Random) -> int
     Reads only public fields (rounds, locked values, Corporations, scores) and the
     seat's own legal values.
     """
-    legal = state.legal_actions(seat)
+    near = greedy_choices(state, seat)
+    return near[0] if len(near) == 1 else std_choice(rng, near)
+
+
+def greedy_choices(state: CorporationState, seat: int) -> list[int]:
+    """The values greedy splits at random for ``seat`` (one, unless some are near-equal).
+
+    Apart from ``greedy_action``'s draw among them, this is the whole model: the
+    state's ``determinize`` draws another seat's face-down choice from it, so that
+    a search believes the seats that already chose played as it expects the seats
+    still to choose to play. It reads only public fields and never the seat's own
+    face-down choice, so it may be asked about a seat that has already chosen: the
+    answer is the same as before it chose.
+    """
+    legal = state.hand(seat)
     if len(legal) == 1:
-        return legal[0]
+        return list(legal)
     n = state.num_players
     top = state.top
     others = [o for o in range(n) if o != seat]
@@ -140,5 +154,4 @@ def greedy_action(state: CorporationState, seat: int, rng: random.Random) -> int
             ev += discount * v * len(my_corp) * together
         values.append((ev, v))
     best = max(ev for ev, _ in values)
-    near = [v for ev, v in values if ev >= best * (1.0 - NEAR_TIE)]
-    return near[0] if len(near) == 1 else std_choice(rng, near)
+    return [v for ev, v in values if ev >= best * (1.0 - NEAR_TIE)]
