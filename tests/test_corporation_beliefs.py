@@ -46,7 +46,9 @@ def total_variation(p: dict[int, float], q: dict[int, float]) -> float:
     return 0.5 * sum(abs(p.get(v, 0.0) - q.get(v, 0.0)) for v in set(p) | set(q))
 
 
-@pytest.mark.parametrize(("players", "rounds", "seed"), [(4, 0, 1), (4, 6, 2), (7, 9, 3), (10, 4, 4)])
+@pytest.mark.parametrize(
+    ("players", "rounds", "seed"), [(4, 0, 1), (4, 6, 2), (7, 9, 3), (10, 4, 4)]
+)
 def test_committed_choices_are_drawn_from_the_greedy_model_not_uniformly(
     players: int, rounds: int, seed: int
 ) -> None:

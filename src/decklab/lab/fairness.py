@@ -74,7 +74,8 @@ class FairnessReport:
             raw["seat_effect"] = table.seat_effect
         out["alpha"] = ALPHA
         out["shared_wins"] = "a win shared by k seats counts 1/k to each"
-        return _finite(out)
+        cleaned: dict[str, Any] = _finite(out)
+        return cleaned
 
     def to_json(self, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent)
@@ -165,9 +166,7 @@ def run_fairness(
         wins = [rate.wins for rate in report.per_seat]
         chi2, dof, p = stats.equal_shares_chi2(wins)
         no_winner = report.games - round(math.fsum(wins))
-        tables.append(
-            SeatTable(n, report.games, report.per_seat, chi2, dof, p, no_winner, seconds)
-        )
+        tables.append(SeatTable(n, report.games, report.per_seat, chi2, dof, p, no_winner, seconds))
     return FairnessReport(info.name, info.version, agent, seed, dict(options or {}), tables)
 
 
@@ -220,7 +219,12 @@ def render_fairness(report: FairnessReport) -> RenderableType:
             else f"none found (p > {ALPHA:g})"
         )
         summary.add_row(
-            str(t.players), str(t.games), f"{t.chi2:.2f}", _p(t.p_value), verdict, f"{t.seconds:.1f} s"
+            str(t.players),
+            str(t.games),
+            f"{t.chi2:.2f}",
+            _p(t.p_value),
+            verdict,
+            f"{t.seconds:.1f} s",
         )
     parts.append(summary)
     return Group(*parts)
