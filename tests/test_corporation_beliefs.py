@@ -107,3 +107,17 @@ def test_determinizations_keep_the_seats_view(players: int) -> None:
                 d.check_invariants()
                 changed = changed or canonical(d.view(ALL)) != full
         assert changed, "no hidden choice was ever redrawn"
+
+
+def test_the_last_seat_to_choose_decides_like_the_others() -> None:
+    """Alone to act only because the engine takes choices in turn, p4 still plays a mixed
+    strategy, as p1 did; a one-seat decision (best move) gave it 53% of expert games."""
+    from decklab.bots.registry import make_agent
+
+    state = table_after(4, 3, 5)
+    first = make_agent("expert:iters=24,seed=1").hint(state, 0)
+    for seat in range(3):
+        state.apply(seat, state.legal_actions(seat)[0])
+    last = make_agent("expert:iters=24,seed=1").hint(state, 3)
+    assert first.policy and last.policy, (first.reason, last.reason)
+    assert "mixed strategy" in last.reason
