@@ -405,6 +405,54 @@ def _choose_game() -> str:
         print(f"Type a number from 1 to {len(names)}, or a game's name.")
 
 
+@app.command()
+def fairness(
+    game: Annotated[str, typer.Argument(help="the game")],
+    agent: Annotated[
+        str, typer.Option("--agent", "-p", help="the agent spec in every seat, e.g. expert")
+    ],
+    players: Annotated[
+        str | None,
+        typer.Option(
+            "--players", help="table sizes, e.g. 4,6 or 4-10 (default: every size the game allows)"
+        ),
+    ] = None,
+    games: Annotated[int, typer.Option("--games", "-g", help="games per table size")] = 400,
+    seed: Annotated[int, typer.Option("--seed", help="seed of every deal and agent")] = 0,
+    option: OptionArg = None,
+    workers: Annotated[int, typer.Option("--workers", "-w", help="worker processes")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
+    progress: Annotated[
+        bool, typer.Option("--progress/--no-progress", help="show a progress bar")
+    ] = True,
+) -> None:
+    """The same agent in every seat of GAME: per-seat win rates and a χ² test of a seat effect."""
+    from decklab.lab.commands import check_arena_players
+    from decklab.lab.fairness import parse_sizes, render_fairness, run_fairness
+
+    try:
+        specs = check_arena_players(game, [agent.strip()])
+        report = run_fairness(
+            game,
+            specs[0],
+            games,
+            seed=seed,
+            players=parse_sizes(players) if players is not None else None,
+            options=parse_option_pairs(option),
+            workers=workers,
+            progress=progress and not as_json,
+        )
+    except DecklabError as exc:
+        if as_json:
+            print(json.dumps({"error": str(exc)}))
+            raise typer.Exit(2) from None
+        raise _fail(str(exc)) from None
+    if as_json:
+        print(report.to_json())
+        return
+    console.print(render_fairness(report))
+
+
 def _register_lab() -> None:
     from decklab.lab.commands import register
 

@@ -23,7 +23,14 @@ from typing import Any, Final
 
 from decklab.bots.base import SEED, Agent, Param, parse_params
 from decklab.bots.registry import register_agent
-from decklab.bots.search import SEARCH_PARAMS, RolloutPolicy, SearchAgent, Tree, run_budget
+from decklab.bots.search import (
+    SEARCH_PARAMS,
+    RolloutPolicy,
+    SearchAgent,
+    Tree,
+    in_simultaneous_round,
+    run_budget,
+)
 from decklab.engine.state import GameState
 
 
@@ -49,7 +56,7 @@ class IsmctsAgent(SearchAgent):
     def search(self, state: GameState, seat: int, rollout: RolloutPolicy) -> tuple[list[Tree], str]:
         tree = self.new_tree(rollout, seat)
         rng = self.rng
-        if self.root == "halving" and len(state.to_act()) == 1:
+        if self.root == "halving" and not in_simultaneous_round(state):
             return [tree], self.halving(state, seat, tree)
 
         def step(_: int) -> None:

@@ -491,6 +491,7 @@ def run_arena(
     beta: float = 0.05,
     ray: str | None = None,
     keep_results: bool = False,
+    title: str | None = None,
 ) -> ArenaReport:
     """Play at least ``games`` games (whole deals: every deal in every rotation) and report.
 
@@ -504,6 +505,7 @@ def run_arena(
     running aggregates (:class:`Totals`), so memory stays flat however many
     games are played; ``keep_results`` also keeps every game's result (about
     1 KB each) in :attr:`ArenaReport.results`, for small runs that list them.
+    ``title`` replaces the progress bar's description (the game and the agents).
     """
     if workers < 1:
         raise ArenaError(f"workers must be at least 1, not {workers}")
@@ -541,7 +543,7 @@ def run_arena(
             accepted, totals.deals, mean,
         )  # fmt: skip
 
-    bar = _Progress(progress, plan.games, f"{info.title}: {' vs '.join(agents)}")
+    bar = _Progress(progress, plan.games, title or f"{info.title}: {' vs '.join(agents)}")
 
     def consume(results: list[GameResult]) -> bool:
         totals.add(results)

@@ -236,3 +236,64 @@ def sprt_llr_counts(observed: Mapping[float, float], n: int, elo0: float, elo1: 
 def sprt_bounds(alpha: float = 0.05, beta: float = 0.05) -> tuple[float, float]:
     """Wald's bounds: accept H0 below the first, H1 above the second."""
     return (math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha))
+
+
+# ------------------------------------------------------------------ χ² tests
+def chi2_sf_closed(x: float, dof: int) -> float:
+    """P(X ≥ x) for X χ²-distributed with a whole number ``dof`` of degrees of freedom.
+
+    The closed form of the regularised upper incomplete gamma function Q(dof/2, x/2)
+    for whole and half-whole shapes (Abramowitz & Stegun 26.4.4–26.4.5): for even
+    ``dof`` ``e^(-x/2) Σ_{i<dof/2} (x/2)^i / i!``; for odd ``dof`` ``erfc(√(x/2))``
+    plus ``e^(-x/2) Σ_{i=1}^{(dof-1)/2} (x/2)^(i-1/2) / Γ(i+1/2)``. Exact up to
+    rounding for the few degrees of freedom a table of seats has; the fallback of
+    :func:`chi2_sf` where SciPy is not installed.
+    """
+    if dof < 1:
+        raise ValueError(f"a χ² distribution has at least 1 degree of freedom, not {dof}")
+    if x <= 0.0:
+        return 1.0
+    half = x / 2.0
+    if dof % 2 == 0:
+        term = 1.0
+        total = 1.0
+        for i in range(1, dof // 2):
+            term *= half / i
+            total += term
+        return min(1.0, math.exp(-half) * total)
+    total = 0.0
+    term = math.sqrt(half) / math.gamma(1.5)  # (x/2)^(1/2) / Γ(3/2)
+    for i in range(1, (dof - 1) // 2 + 1):
+        total += term
+        term *= half / (i + 0.5)
+    return min(1.0, math.erfc(math.sqrt(half)) + math.exp(-half) * total)
+
+
+def chi2_sf(x: float, dof: int) -> float:
+    """P(X ≥ x) for a χ² distribution: SciPy's where installed, else :func:`chi2_sf_closed`."""
+    try:
+        from scipy.stats import chi2
+    except ImportError:
+        return chi2_sf_closed(x, dof)
+    return float(chi2.sf(x, dof))
+
+
+def equal_shares_chi2(wins: Sequence[float]) -> tuple[float, int, float]:
+    """Pearson's χ² test that every seat wins equally often: (statistic, dof, p-value).
+
+    ``wins`` holds each seat's wins; a win shared by k seats counts 1/k to each,
+    so every game with a winner adds 1 to the total. Under "every seat alike" each
+    seat expects the total divided by the number of seats. Fractional counts keep
+    the statistic's meaning; since a shared win varies less than a whole one, the
+    test is slightly conservative (p a little too large) when many wins are shared.
+    With no wins at all there is nothing to compare: (0, dof, 1).
+    """
+    k = len(wins)
+    if k < 2:
+        raise ValueError("a seat effect needs at least two seats")
+    total = math.fsum(wins)
+    if total <= 0.0:
+        return (0.0, k - 1, 1.0)
+    expected = total / k
+    statistic = math.fsum((w - expected) ** 2 for w in wins) / expected
+    return (statistic, k - 1, chi2_sf(statistic, k - 1))
