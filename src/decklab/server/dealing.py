@@ -20,7 +20,7 @@ So a table of several players never has a seed anyone could learn while it is pl
   the server could not have chosen them as it went.
 
 The server never needs the seed to rebuild a table: it stores the explicit setup and
-every chance outcome, and replays them (:func:`decklab.server.service.rebuild`).
+every chance outcome, and replays them (:func:`decklab.server.replay.rebuild`).
 A game played alone keeps its public deal number (the identity of the deal, as in
 FreeCell): nobody else sits at it, so there is nothing to hide.
 """

@@ -9,20 +9,22 @@ the one the seated bots think in, so that no flood of hints slows a table's bots
 and :class:`HeavyGate` bounds what one client address may have in flight, and what
 all of them may have, so that one client cannot take the pool for itself.
 
-The functions here (and :func:`decklab.server.service.replay_part`) run in the
+The functions here (and :func:`decklab.server.replay.replay_text`) run in the
 workers: each takes plain, picklable values and returns JSON-ready ones.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections import OrderedDict
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from typing import Any
 
 from decklab.engine import records
 from decklab.engine.registry import get_game
 from decklab.engine.state import GameState, Viewer
 from decklab.server import frames
+from decklab.server.errors import ServiceError
 
 
 def record_of(state: GameState, players: dict[str, str], viewer: Viewer) -> str:
@@ -102,6 +104,29 @@ class HeavyGate:
         else:
             self.in_flight.pop(address, None)
         self.count = max(0, self.count - 1)
+
+    @contextlib.contextmanager
+    def share(self, address: str | None) -> Iterator[None]:
+        """Hold one of the asker's slots meanwhile: refused at once (429, or 503 when
+        everyone's slots are taken) rather than queued behind work nobody may wait for."""
+        key = address or "local"
+        refused = self.enter(key)
+        if refused == "address":
+            raise ServiceError(
+                "rate_limited",
+                f"at most {self.per_address} replays, records, hints or statistics "
+                "at a time from one address: wait for the others to finish",
+                429,
+                retry_after=1,
+            )
+        if refused is not None:
+            raise ServiceError(
+                "unavailable", "the server is busy with replays: try again shortly", 503, 2
+            )
+        try:
+            yield
+        finally:
+            self.leave(key)
 
 
 class ReplayCache:
