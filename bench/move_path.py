@@ -30,7 +30,7 @@ from decklab.server.store.queries import Store
 try:
     from decklab.server.table import ClockSpec, SeatSpec
 except ImportError:  # the service before the split
-    from decklab.server.service import ClockSpec, SeatSpec  # type: ignore[attr-defined,no-redef]
+    from decklab.server.service import ClockSpec, SeatSpec  # type: ignore[attr-defined]
 
 SERVICE = str(Path(service_module.__file__).resolve())
 
@@ -53,7 +53,7 @@ async def main() -> None:
             two_player_game(), 2, [SeatSpec(), SeatSpec()], clock=ClockSpec(600, 5)
         )
         tokens = dict([await svc.join(table.id, "p1", "a"), await svc.join(table.id, "p2", "b")])
-        hub = getattr(svc, "hub", svc)
+        hub: Any = getattr(svc, "hub", svc)
         for viewer in (0, 1, None):
             hub.subscribe(table, viewer)
         seat = table.state.to_act()[0]
