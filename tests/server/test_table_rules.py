@@ -8,9 +8,12 @@ made-up times, so each rule is checked exactly.
 
 from __future__ import annotations
 
+import ast
 import contextlib
+import importlib
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -333,3 +336,33 @@ def test_a_move_taken_sets_the_clock_the_ack_and_the_end() -> None:
     assert table.acks == {(seat, "c1"): 6}
     assert table.status == "finished" and table.outcome == {"winners": []}
     assert table.running_since == {}
+
+
+# ------------------------------------------------------------ the layers
+def _imported(module: str) -> set[str]:
+    """Every module ``module`` imports, anywhere in it (functions and TYPE_CHECKING too)."""
+    path = Path(importlib.import_module(module).__file__ or "")
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found
+
+
+@pytest.mark.parametrize("module", ["decklab.server.table", "decklab.server.clock"])
+def test_the_rules_need_no_event_loop_no_database_and_no_service(module: str) -> None:
+    imported = _imported(module)
+    assert not {m for m in imported if m.split(".")[0] in {"asyncio", "anyio", "sqlalchemy"}}
+    assert not {
+        m for m in imported if m.startswith(("decklab.server.store", "decklab.server.service"))
+    }
+
+
+@pytest.mark.parametrize(
+    "module", ["decklab.server.hub", "decklab.server.replay", "decklab.server.errors"]
+)
+def test_the_hub_and_the_replays_do_not_reach_back_into_the_service(module: str) -> None:
+    assert not {m for m in _imported(module) if m.startswith("decklab.server.service")}
