@@ -340,11 +340,9 @@ def test_the_rest_differential_bites(monkeypatch: pytest.MonkeyPatch) -> None:
         with pytest.raises(AssertionError):
             _rest_differential(game, 4)
     monkeypatch.undo()
-    summary = TableService.summary
+    summary = Table.summary
     monkeypatch.setattr(
-        TableService,
-        "summary",
-        lambda self, table: {**summary(self, table), "deal": str(table.state.initial_setup)},
+        Table, "summary", lambda self: {**summary(self), "deal": str(self.state.initial_setup)}
     )
     for game in dealt:
         with pytest.raises(AssertionError):
