@@ -417,23 +417,7 @@ class TableService:
         if seats and len(seats) != n:
             raise ServiceError("bad_request", f"{len(seats)} seats given for {n} players")
         seat_specs = list(seats) or [SeatSpec() for _ in range(n)]
-        if deal is not None and not 0 <= deal < 2**62:
-            raise ServiceError("bad_request", "a deal number is a whole number from 0 to 2**62-1")
-        # A game played alone keeps a public deal number; a table of several deals from a
-        # secret nobody sees before the end, and nobody may choose (see .dealing).
-        secret: bytes | None = None
-        if n == 1:
-            seed: int | None = deal if deal is not None else secrets.randbelow(2**31)
-            dealt = seed
-        elif deal is not None:
-            raise ServiceError(
-                "bad_request",
-                "a deal number is for a game played alone: at a table of several players "
-                "whoever chose the deal would know every hand",
-            )
-        else:
-            seed, secret = None, dealing.new_secret()
-            dealt = dealing.deal_seed(secret)
+        seed, secret, dealt = dealing.choose(n, deal)
         try:
             state = cls.new(n, options or {}, seed=dealt)
         except OptionError as exc:
