@@ -25,9 +25,9 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 from decklab.bots.registry import is_fair, make_agent
 from decklab.bots.spec import AgentSpecError
@@ -66,13 +66,9 @@ from decklab.server.table import (
 from decklab.server.tokens import hash_token, new_token
 
 log = logging.getLogger("decklab.server")
-T = TypeVar("T")
 
 BOT_RETRY_S = 0.5
 """A bot whose worker failed is asked again after this pause."""
-HEAVY_NICE = 10
-"""The heavy workers run at a lower priority than the server: on a machine with fewer
-free cores than busy workers, the event loop still gets the processor when it wakes."""
 
 
 @dataclass
@@ -121,15 +117,8 @@ class TableService:
         a connection's moves reach connections held by the others)."""
         self._idle_sweep: asyncio.Task[None] | None = None
         self.closed = False
-        self._own_heavy = False
-        self.heavy_pool = heavy_pool
-        """Where replays, records, hints and statistics are worked out (:mod:`.heavy`):
-        made at the first such request; with ``heavy_workers`` 0, none (in a thread of
-        this process, for embedding)."""
-        self.heavy_gate = heavy.HeavyGate(
-            self.settings.heavy_per_address, self.settings.heavy_in_flight
-        )
-        self.replays = heavy.ReplayCache()
+        self.heavy = heavy.HeavyWork(self.settings, heavy_pool)
+        """Where replays, records, hints and statistics are worked out (:mod:`.heavy`)."""
         self._expiry_sweep: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------ lifecycle
@@ -214,8 +203,7 @@ class TableService:
             self._idle_sweep.cancel()
         if self._expiry_sweep is not None:
             self._expiry_sweep.cancel()
-        if self._own_heavy and self.heavy_pool is not None:
-            self.heavy_pool.close()
+        self.heavy.close()
         for table in self.tables.values():
             for task in table.tasks.values():
                 task.cancel()
@@ -861,18 +849,18 @@ class TableService:
         """What the expert would play for the seat, and why (a game played alone only).
 
         Worked out in the heavy pool, not the bots' (a client asking for hint after hint
-        must not slow other tables' bots), within the asker's share (:meth:`_heavy`)."""
+        must not slow other tables' bots), within the asker's share (:meth:`.heavy.HeavyWork.run`)."""
         table = await self.table(table_id)
         seat = await self._seat_for(table, token)
         if table.state.num_players != 1:
             raise ServiceError("no_hint", "hints are for a game played alone", 409)
         if seat not in table.state.to_act() or table.status != "playing":
             raise ServiceError("no_hint", "it is not this seat's turn", 409)
-        pool = self._heavy_workers() or self.pool
+        pool = self.heavy.workers() or self.pool
         if pool is None:
             raise ServiceError("no_hint", "this server has no bot workers", 503)
         sample = pool.sample(table.state, seat)
-        got = await self._heavy(address, bots.hint, self.settings.hint_spec, sample, seat)
+        got = await self.heavy.run(address, bots.hint, self.settings.hint_spec, sample, seat)
         return {"action": got.action, "reason": got.reason, "version": str(table.version)}
 
     # ------------------------------------------------------------ chat
@@ -922,24 +910,6 @@ class TableService:
         return new
 
     # ------------------------------------------------------------ records, replay
-    async def _work(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` worked out in the heavy pool (:mod:`.heavy`), not on the loop."""
-        workers = self._heavy_workers()
-        if workers is None:
-            return await asyncio.to_thread(fn, *args)
-        return await workers.run(fn, *args)
-
-    async def _heavy(self, address: str | None, fn: Callable[..., T], *args: Any) -> T:
-        """:meth:`_work` within the asker's share (:meth:`.heavy.HeavyGate.share`)."""
-        with self.heavy_gate.share(address):
-            return await self._work(fn, *args)
-
-    def _heavy_workers(self) -> BotPool | None:
-        if self.heavy_pool is None and self.settings.heavy_workers > 0 and not self.closed:
-            self.heavy_pool = BotPool(self.settings.heavy_workers, nice=HEAVY_NICE)
-            self._own_heavy = True
-        return self.heavy_pool
-
     async def record(
         self, table_id: str, token: str | None, *, address: str | None = None
     ) -> dict[str, Any]:
@@ -953,7 +923,7 @@ class TableService:
         table = await self.table(table_id)
         viewer = await self.viewer_of(table, token)
         # The state is handed over as it is: installed states are never changed in place.
-        return await self._heavy(
+        return await self.heavy.run(
             address,
             heavy.record_of,
             table.state,
@@ -988,11 +958,11 @@ class TableService:
         if not 0 <= step <= table.actions:
             raise ServiceError("bad_request", f"step is 0 to {table.actions}")
         key = (table.id, table.version, step, wanted)
-        text = self.replays.get(key) if table.finished else None
+        text = self.heavy.replays.get(key) if table.finished else None
         if text is None:
-            with self.heavy_gate.share(address):  # the reading of the actions too
+            with self.heavy.gate.share(address):  # the reading of the actions too
                 lines = await asyncio.to_thread(self.store.action_lines, table.id, step)
-                text = await self._work(
+                text = await self.heavy.work(
                     replay_text,
                     {"table": table.id, "step": step, "steps": table.actions},
                     table.cls.info.name,
@@ -1004,7 +974,7 @@ class TableService:
                     wanted,
                 )
             if table.finished:
-                self.replays.put(key, text)
+                self.heavy.replays.put(key, text)
         return text
 
     # ------------------------------------------------------------ listings
@@ -1037,7 +1007,7 @@ class TableService:
     ) -> dict[str, Any]:
         """A nickname's solo statistics per game: games, perfect, average, best, streaks, deals
         (worked out in the heavy pool: a keen player's thousands of games are many rows)."""
-        with self.heavy_gate.share(address):
+        with self.heavy.gate.share(address):
             rows = await asyncio.to_thread(self.store.solo_results, nickname, game)
             plain = [(r.game, r.deal, r.score, r.perfect) for r in rows]
-            return await self._work(heavy.solo_stats, plain, game)
+            return await self.heavy.work(heavy.solo_stats, plain, game)
