@@ -6,7 +6,9 @@ import asyncio
 import random
 from typing import Any
 
-from decklab.server.service import Listener, Table, TableService
+from decklab.server.hub import Listener
+from decklab.server.service import TableService
+from decklab.server.table import Table
 
 
 async def next_frame(listener: Listener, timeout: float = 20.0) -> dict[str, Any]:
@@ -32,7 +34,7 @@ async def play_human(
     limit: int = 5000,
 ) -> int:
     """Play random legal moves for ``seat`` from its frames until the game ends; moves made."""
-    key, listener = service.subscribe(table, seat)
+    key, listener = service.hub.subscribe(table, seat)
     moves = 0
     try:
         while moves < limit:
@@ -51,4 +53,4 @@ async def play_human(
             moves += 1
         raise AssertionError("the game did not end")
     finally:
-        service.unsubscribe(table, key)
+        service.hub.unsubscribe(table, key)

@@ -240,7 +240,7 @@ def _play_and_kill(server: ForkedServer) -> None:
 
 def _full_record(server: ServerProcess, table: str) -> dict[str, object]:
     """The stored record of an unfinished table, straight from the database."""
-    from decklab.server.service import rebuild
+    from decklab.server.replay import rebuild
     from decklab.server.store.db import make_engine
     from decklab.server.store.queries import Store
 

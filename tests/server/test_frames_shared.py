@@ -23,10 +23,12 @@ from decklab.engine.errors import DecklabError
 from decklab.engine.registry import game_names, get_game
 from decklab.engine.state import GameState, Viewer
 from decklab.server import frames
+from decklab.server.hub import Encoded, event_frame
 from decklab.server.logline import Entry, move_entries
-from decklab.server.service import Encoded, Event, Seat, Table, TableService
+from decklab.server.service import TableService
 from decklab.server.store.db import make_engine
 from decklab.server.store.queries import Store
+from decklab.server.table import Event, Seat, Table
 
 GAMES_PER_GAME = 3
 
@@ -48,7 +50,7 @@ def _frame(
     if views is not None:
         table._views = views
     event = Event(11, "action", {"seat": "p1"}, tuple(entries))
-    return frames.encode(service.event_frame(table, event, viewer))
+    return frames.encode(event_frame(table, event, viewer))
 
 
 def _parsed(parse: object, seat: int, text: str) -> str:
@@ -155,10 +157,10 @@ async def test_text_listeners_get_each_frame_written_once_per_viewer(
     players = get_game(game).info.min_players
     table = await service.create_table(game, players, [])
     tokens = [(await service.join(table.id, f"p{s + 1}", f"n{s}"))[1] for s in range(players)]
-    plain = service.subscribe(table, 0)[1]
-    texts = [service.subscribe(table, 0, encoded=True)[1] for _ in range(2)]
-    watcher = [service.subscribe(table, None, encoded=True)[1] for _ in range(2)]
-    spectator = service.subscribe(table, None)[1]
+    plain = service.hub.subscribe(table, 0)[1]
+    texts = [service.hub.subscribe(table, 0, encoded=True)[1] for _ in range(2)]
+    watcher = [service.hub.subscribe(table, None, encoded=True)[1] for _ in range(2)]
+    spectator = service.hub.subscribe(table, None)[1]
     for listener in [plain, spectator, *texts, *watcher]:  # the first syncs
         while not listener.queue.empty():
             listener.queue.get_nowait()

@@ -29,10 +29,12 @@ from decklab.engine.errors import ChanceError, DecklabError
 from decklab.engine.registry import game_names, get_game
 from decklab.engine.state import CHANCE, GameState
 from decklab.server.frames import encode
+from decklab.server.hub import event_frame
 from decklab.server.logline import Entry, move_entries
-from decklab.server.service import Event, Seat, Table, TableService
+from decklab.server.service import TableService
 from decklab.server.store.db import make_engine
 from decklab.server.store.queries import Store
+from decklab.server.table import Event, Seat, Table
 
 GAMES_PER_GAME = 200
 MOMENTS = 3
@@ -47,9 +49,7 @@ def _event_bytes(
     service: TableService, after: GameState, entries: list[Entry], viewer: int | None
 ) -> str:
     table = _table(after)
-    return encode(
-        service.event_frame(table, Event(11, "action", {"seat": "p1"}, tuple(entries)), viewer)
-    )
+    return encode(event_frame(table, Event(11, "action", {"seat": "p1"}, tuple(entries)), viewer))
 
 
 def _error(state: GameState, seat: int, text: str) -> str:
@@ -250,11 +250,11 @@ def _rest_answers(
     actions ``played``): its summary, the record copy and the replay at every step."""
     from decklab.engine import records
     from decklab.server import frames
-    from decklab.server.service import rebuild
+    from decklab.server.replay import rebuild
 
     table = _table(state)
     table.actions, table.seed = len(played), state.seed  # B's seed is unknown: None
-    answers: list[object] = [service.summary(table)]
+    answers: list[object] = [table.summary()]
     answers.append(records.make_record(state, players={"p1": "a"}, viewer=viewer, date="d"))
     for step in range(len(played) + 1):
         past, entries = rebuild(
@@ -340,11 +340,9 @@ def test_the_rest_differential_bites(monkeypatch: pytest.MonkeyPatch) -> None:
         with pytest.raises(AssertionError):
             _rest_differential(game, 4)
     monkeypatch.undo()
-    summary = TableService.summary
+    summary = Table.summary
     monkeypatch.setattr(
-        TableService,
-        "summary",
-        lambda self, table: {**summary(self, table), "deal": str(table.state.initial_setup)},
+        Table, "summary", lambda self: {**summary(self), "deal": str(self.state.initial_setup)}
     )
     for game in dealt:
         with pytest.raises(AssertionError):

@@ -12,9 +12,11 @@ import pytest
 from decklab.engine import records
 from decklab.engine.registry import game_names, get_game
 from decklab.server.coordination import LocalCoordinator
-from decklab.server.service import SeatSpec, ServiceError, TableService
+from decklab.server.errors import ServiceError
+from decklab.server.service import TableService
 from decklab.server.store.db import make_engine
 from decklab.server.store.queries import Store
+from decklab.server.table import SeatSpec
 
 from .conftest import fast_settings
 from .drive import latest_state, play_human
@@ -189,7 +191,7 @@ async def test_seat_taken_and_bad_requests(service: TableService) -> None:
 async def test_chat_seated_only_limited_and_stored(service: TableService) -> None:
     table = await service.create_table(GAMES[0], None, [])
     _, token = await service.join(table.id, "p1", "ann")
-    key, spectator = service.subscribe(table, None)
+    key, spectator = service.hub.subscribe(table, None)
     await latest_state(spectator)
     message = await service.chat(table.id, token, "  <b>hello</b>\x00 there ")
     assert message.text == "<b>hello</b> there"
@@ -207,7 +209,7 @@ async def test_chat_seated_only_limited_and_stored(service: TableService) -> Non
     assert err.value.code == "rate_limited"
     loaded = service.store.load(table.id)
     assert loaded is not None and loaded.chat[0].text == "<b>hello</b> there"
-    service.unsubscribe(table, key)
+    service.hub.unsubscribe(table, key)
 
 
 def test_migrations_head_is_known_and_upgrade_is_idempotent(database_url: str) -> None:
@@ -373,7 +375,7 @@ async def test_finished_tables_nobody_follows_leave_memory_and_come_back(
     other = (await service.join(watched.id, "p1", "bob"))[1]
     await play_human(service, watched, 0, other, random.Random(2))
     await _wait_finished(service, watched.id)
-    key, _ = service.subscribe(watched, None)
+    key, _ = service.hub.subscribe(watched, None)
     playing = await service.create_table(game, 1, [SeatSpec()], deal=5)
     await service.join(playing.id, "p1", "cat")
     record = await service.record(done.id, None)
@@ -388,7 +390,7 @@ async def test_finished_tables_nobody_follows_leave_memory_and_come_back(
     assert back.state.result() == done.state.result() and back.outcome == done.outcome
     assert await service.record(done.id, None) == record
     # once nobody follows it, the watched one goes too (and the one read back, again)
-    service.unsubscribe(watched, key)
+    service.hub.unsubscribe(watched, key)
     gone = await service.drop_idle(now=time.monotonic() + idle + 1)
     assert sorted(gone) == sorted([done.id, watched.id])
     assert playing.id in service.tables

@@ -20,7 +20,7 @@ So a table of several players never has a seed anyone could learn while it is pl
   the server could not have chosen them as it went.
 
 The server never needs the seed to rebuild a table: it stores the explicit setup and
-every chance outcome, and replays them (:func:`decklab.server.service.rebuild`).
+every chance outcome, and replays them (:func:`decklab.server.replay.rebuild`).
 A game played alone keeps its public deal number (the identity of the deal, as in
 FreeCell): nobody else sits at it, so there is nothing to hide.
 """
@@ -37,6 +37,7 @@ from decklab.engine.chance import Rng
 from decklab.engine.errors import DecklabError
 from decklab.engine.registry import get_game
 from decklab.engine.state import CHANCE, GameState, seat_index
+from decklab.server.errors import ServiceError
 
 SECRET_BYTES: Final = 16
 """128 bits: too many to search, whatever a player has seen."""
@@ -61,6 +62,26 @@ def _derive(secret: bytes, label: str) -> int:
         label.encode("ascii"), key=secret, digest_size=8, person=_PERSON
     ).digest()
     return int.from_bytes(digest, "big")
+
+
+def choose(players: int, deal: int | None) -> tuple[int | None, bytes | None, int]:
+    """A new table's deal: its public deal number (a game played alone: ``deal``, or one
+    drawn), its secret (a table of several: fresh; nobody may choose it), and the engine
+    seed it is dealt from. A deal number asked for at a table of several is refused:
+    whoever chose it would know every hand."""
+    if deal is not None and not 0 <= deal < 2**62:
+        raise ServiceError("bad_request", "a deal number is a whole number from 0 to 2**62-1")
+    if players == 1:
+        seed = deal if deal is not None else secrets.randbelow(2**31)
+        return seed, None, seed
+    if deal is not None:
+        raise ServiceError(
+            "bad_request",
+            "a deal number is for a game played alone: at a table of several players "
+            "whoever chose the deal would know every hand",
+        )
+    secret = new_secret()
+    return None, secret, deal_seed(secret)
 
 
 def deal_seed(secret: bytes) -> int:

@@ -9,20 +9,30 @@ the one the seated bots think in, so that no flood of hints slows a table's bots
 and :class:`HeavyGate` bounds what one client address may have in flight, and what
 all of them may have, so that one client cannot take the pool for itself.
 
-The functions here (and :func:`decklab.server.service.replay_part`) run in the
+The functions here (and :func:`decklab.server.replay.replay_text`) run in the
 workers: each takes plain, picklable values and returns JSON-ready ones.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections import OrderedDict
-from collections.abc import Hashable, Sequence
-from typing import Any
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from typing import Any, TypeVar
 
 from decklab.engine import records
 from decklab.engine.registry import get_game
 from decklab.engine.state import GameState, Viewer
 from decklab.server import frames
+from decklab.server.bots import BotPool
+from decklab.server.config import Settings
+from decklab.server.errors import ServiceError
+
+T = TypeVar("T")
+HEAVY_NICE = 10
+"""The heavy workers run at a lower priority than the server: on a machine with fewer
+free cores than busy workers, the event loop still gets the processor when it wakes."""
 
 
 def record_of(state: GameState, players: dict[str, str], viewer: Viewer) -> str:
@@ -103,6 +113,29 @@ class HeavyGate:
             self.in_flight.pop(address, None)
         self.count = max(0, self.count - 1)
 
+    @contextlib.contextmanager
+    def share(self, address: str | None) -> Iterator[None]:
+        """Hold one of the asker's slots meanwhile: refused at once (429, or 503 when
+        everyone's slots are taken) rather than queued behind work nobody may wait for."""
+        key = address or "local"
+        refused = self.enter(key)
+        if refused == "address":
+            raise ServiceError(
+                "rate_limited",
+                f"at most {self.per_address} replays, records, hints or statistics "
+                "at a time from one address: wait for the others to finish",
+                429,
+                retry_after=1,
+            )
+        if refused is not None:
+            raise ServiceError(
+                "unavailable", "the server is busy with replays: try again shortly", 503, 2
+            )
+        try:
+            yield
+        finally:
+            self.leave(key)
+
 
 class ReplayCache:
     """The replay answers of finished tables (they never change), the most recently
@@ -124,3 +157,40 @@ class ReplayCache:
         self.held.move_to_end(key)
         while len(self.held) > self.size:
             self.held.popitem(last=False)
+
+
+class HeavyWork:
+    """The heavy pool as the service uses it: handed in, or made at the first request
+    (with ``heavy_workers`` 0, none: the work runs in a thread of this process, for
+    embedding); each request within its asker's share (:meth:`HeavyGate.share`)."""
+
+    def __init__(self, settings: Settings, pool: BotPool | None = None) -> None:
+        self.settings = settings
+        self.pool = pool
+        self._own = False
+        self.closed = False
+        self.gate = HeavyGate(settings.heavy_per_address, settings.heavy_in_flight)
+        self.replays = ReplayCache()
+
+    def workers(self) -> BotPool | None:
+        if self.pool is None and self.settings.heavy_workers > 0 and not self.closed:
+            self.pool = BotPool(self.settings.heavy_workers, nice=HEAVY_NICE)
+            self._own = True
+        return self.pool
+
+    async def work(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` worked out in the pool, not on the loop."""
+        workers = self.workers()
+        if workers is None:
+            return await asyncio.to_thread(fn, *args)
+        return await workers.run(fn, *args)
+
+    async def run(self, address: str | None, fn: Callable[..., T], *args: Any) -> T:
+        """:meth:`work` within the asker's share."""
+        with self.gate.share(address):
+            return await self.work(fn, *args)
+
+    def close(self) -> None:
+        self.closed = True
+        if self._own and self.pool is not None:
+            self.pool.close()

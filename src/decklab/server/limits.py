@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from decklab.server.config import Settings
-from decklab.server.service import ServiceError
+from decklab.server.errors import ServiceError
 
 if TYPE_CHECKING:
     from fastapi import FastAPI, Request

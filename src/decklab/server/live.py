@@ -27,9 +27,11 @@ from starlette.websockets import WebSocketState
 
 from decklab.server import metrics, trace
 from decklab.server.api.origin import origin_allowed
+from decklab.server.errors import ServiceError
 from decklab.server.frames import encode
+from decklab.server.hub import Encoded, Listener, sync_frame
 from decklab.server.limits import Limits, RateLimited
-from decklab.server.service import Encoded, Listener, ServiceError, Table, TableService
+from decklab.server.service import LiveTable, TableService
 
 log = logging.getLogger("decklab.server.live")
 router = APIRouter()
@@ -49,7 +51,7 @@ class Connection:
     """One WebSocket following one table as one viewer."""
 
     def __init__(
-        self, ws: WebSocket, service: TableService, table: Table, limits: Limits, address: str
+        self, ws: WebSocket, service: TableService, table: LiveTable, limits: Limits, address: str
     ) -> None:
         self.ws = ws
         self.service = service
@@ -168,7 +170,7 @@ class Connection:
                 extra["retry_after_s"] = exc.retry_after
             if exc.code == "stale":
                 table = await self.service.table(self.table.id)
-                extra["sync"] = self.service.sync_frame(table, self.viewer)
+                extra["sync"] = sync_frame(table, self.viewer)
             self.push(error(exc.code, exc.message, **extra))
 
     _token: str | None = None
@@ -218,7 +220,7 @@ async def _session(ws: WebSocket, service: TableService, limits: Limits, table_i
         )
         return
     seat_slot: tuple[str, int] | None = None
-    table: Table | None = None
+    table: LiveTable | None = None
     key: int | None = None
     viewer: int | None = None
     counted = False
@@ -264,7 +266,7 @@ async def _session(ws: WebSocket, service: TableService, limits: Limits, table_i
         table = await service.table(table_id)
         conn = Connection(ws, service, table, limits, address)
         conn._token, conn.viewer = token, viewer
-        key, conn.listener = service.subscribe(table, viewer, last, encoded=True)
+        key, conn.listener = service.hub.subscribe(table, viewer, last, encoded=True)
         conn.key = key
         await ws.send_text(
             encode(
@@ -290,7 +292,7 @@ async def _session(ws: WebSocket, service: TableService, limits: Limits, table_i
             if task.done() and not task.cancelled():
                 task.exception()  # seen here: a dead socket's send is no unhandled error
         if key is not None and table is not None:
-            service.unsubscribe(table, key)
+            service.hub.unsubscribe(table, key)
         if counted:
             service.disconnected(await service.table(table_id), viewer)
         if seat_slot is not None:

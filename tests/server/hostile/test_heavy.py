@@ -28,7 +28,8 @@ from sqlalchemy import insert
 from decklab.engine.registry import game_names, get_game
 from decklab.server.api.app import create_app
 from decklab.server.bots import BotPool
-from decklab.server.service import ServiceError, TableService
+from decklab.server.errors import ServiceError
+from decklab.server.service import TableService
 from decklab.server.store.db import make_engine, upgrade
 from decklab.server.store.models import SeatRow, TableRow
 from decklab.server.store.queries import Store
@@ -335,7 +336,7 @@ async def test_abandoned_waiting_tables_expire(database_url: str) -> None:
             assert statuses == {"expired"}
             listed = {t["id"] for t in await service.public_tables()}
             assert young in listed and not listed & set(old)
-            summary = service.summary(await service.table(old[0]))
+            summary = (await service.table(old[0])).summary()
             assert summary["status"] == "expired" and summary["version"] == 2
             with pytest.raises(ServiceError) as refused:
                 await service.join(old[0], "p1", "ann")
@@ -344,7 +345,7 @@ async def test_abandoned_waiting_tables_expire(database_url: str) -> None:
             # the young table, followed in memory when it expires, is told so at once
             table = await service.table(young)
             assert table.status == "waiting"
-            _key, listener = service.subscribe(table, None)
+            _key, listener = service.hub.subscribe(table, None)
             while not listener.queue.empty():
                 listener.queue.get_nowait()
             assert await service.expire_waiting(ttl_s=0.0) == [young]

@@ -85,9 +85,9 @@ def settle(app: FastAPI, wait_s: float = 15.0) -> int:
     """Waits until no connection follows any table; the listeners left after ``wait_s``."""
     service = app.state.service
     deadline = time.monotonic() + wait_s
-    while service._listeners and time.monotonic() < deadline:
+    while service.hub.listeners and time.monotonic() < deadline:
         time.sleep(0.05)
-    return len(service._listeners)
+    return len(service.hub.listeners)
 
 
 def errors_logged(caplog: pytest.LogCaptureFixture) -> list[str]:

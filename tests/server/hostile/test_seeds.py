@@ -31,9 +31,10 @@ from decklab.engine.registry import game_names, get_game
 from decklab.engine.state import ALL, CHANCE, GameState
 from decklab.server import dealing
 from decklab.server.bots import BotPool
-from decklab.server.service import SeatSpec, TableService
+from decklab.server.service import TableService
 from decklab.server.store.db import make_engine, upgrade
 from decklab.server.store.queries import Store
+from decklab.server.table import SeatSpec
 
 from ..conftest import fast_settings
 from ..games import solo
@@ -294,7 +295,7 @@ async def test_tables_of_several_deal_from_their_own_128_bit_secret(
     assert loaded.table.seed is None
     seeds = {dealing.action_seed(a.secret, k) for k in range(1, 200)}
     assert len(seeds) == 199 and dealing.deal_seed(a.secret) not in seeds
-    summary = service.summary(a)
+    summary = a.summary()
     assert summary["deal_commitment"] == hashlib.sha256(a.secret).hexdigest()
     assert summary["deal"] is None and summary["deal_secret"] is None
 
@@ -353,7 +354,7 @@ async def test_chance_after_the_deal_is_fresh_and_survives_a_restart(
         again = await second.table(table.id)
         assert again.secret == secret and again.actions == 6
         await _play_to_chance(second, table.id, tokens, 12)
-        assert second.summary(again)["deal_secret"] is None
+        assert again.summary()["deal_secret"] is None
         record = records.make_record(again.state)
         chances = _chance_of(record)
         assert any(chances), "no action drew chance"

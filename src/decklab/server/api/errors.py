@@ -22,7 +22,7 @@ from starlette.exceptions import HTTPException
 from decklab.server import metrics
 from decklab.server.api.models import ErrorOut
 from decklab.server.api.security import HEADERS
-from decklab.server.service import ServiceError
+from decklab.server.errors import ServiceError
 
 log = logging.getLogger("decklab.server")
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from decklab.engine.errors import OptionError, excerpt
 from decklab.engine.registry import get_game
-from decklab.server.service import ServiceError
+from decklab.server.errors import ServiceError
 
 KINDS: dict[Any, tuple[str, tuple[type, ...]]] = {
     int: ("a whole number", (int,)),

@@ -6,7 +6,7 @@ from fastapi import APIRouter
 
 from decklab.server.api.errors import responses
 from decklab.server.api.models import GameSpec
-from decklab.server.service import games_catalogue
+from decklab.server.catalogue import games_catalogue
 
 router = APIRouter(prefix="/api", tags=["games"], responses=responses())
 

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Path, Query
 
 from decklab.server.api.deps import AddressDep, ServiceDep
 from decklab.server.api.errors import responses
-from decklab.server.service import ServiceError
+from decklab.server.errors import ServiceError
 
 router = APIRouter(prefix="/api", tags=["stats"], responses=responses(503))
 

@@ -23,7 +23,10 @@ from decklab.server.api.models import (
     UndoRequest,
 )
 from decklab.server.api.options import check_option_types
-from decklab.server.service import ClockSpec, SeatSpec, ServiceError, TableService
+from decklab.server.errors import ServiceError
+from decklab.server.hub import sync_frame
+from decklab.server.service import TableService
+from decklab.server.table import ClockSpec, SeatSpec
 
 router = APIRouter(prefix="/api/tables", tags=["tables"], responses=responses(403, 409, 410, 503))
 
@@ -70,7 +73,7 @@ async def create_table(
         clock=clock,
         deal=body.deal,
     )
-    return TableSummary.model_validate(service.summary(table))
+    return TableSummary.model_validate(table.summary())
 
 
 @router.get("", response_model=list[PublicTable])
@@ -81,7 +84,7 @@ async def list_tables(service: ServiceDep) -> list[PublicTable]:
 
 @router.get("/{table_id}", response_model=TableSummary)
 async def table_details(table_id: str, service: ServiceDep) -> TableSummary:
-    return TableSummary.model_validate(service.summary(await service.table(table_id)))
+    return TableSummary.model_validate((await service.table(table_id)).summary())
 
 
 @router.post("/{table_id}/join", response_model=JoinResult)
@@ -105,7 +108,7 @@ async def leave(table_id: str, service: ServiceDep, token: TokenDep) -> Response
 async def state(table_id: str, service: ServiceDep, token: TokenDep) -> dict[str, Any]:
     """The table as the token's seat (or a spectator) sees it now: the ``sync`` frame."""
     table = await service.table(table_id)
-    return service.sync_frame(table, await service.viewer_of(table, token))
+    return sync_frame(table, await service.viewer_of(table, token))
 
 
 @router.post("/{table_id}/actions", response_model=Ack)
@@ -173,7 +176,7 @@ async def chat(
 @router.post("/{table_id}/again", response_model=TableSummary)
 async def play_again(table_id: str, service: ServiceDep, token: TokenDep) -> TableSummary:
     """A new table with the same game and seats; people keep their tokens."""
-    return TableSummary.model_validate(service.summary(await service.play_again(table_id, token)))
+    return TableSummary.model_validate((await service.play_again(table_id, token)).summary())
 
 
 JSON_OBJECT: dict[int | str, dict[str, Any]] = {

@@ -20,7 +20,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 
 from decklab.server.api.errors import responses
-from decklab.server.service import ServiceError
+from decklab.server.errors import ServiceError
 
 router = APIRouter(tags=["web"], responses=responses())
 PAGES = ("/", "/rules", "/rules/{name}", "/table/{table_id}", "/replay/{table_id}", "/rulings")

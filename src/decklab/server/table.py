@@ -1,0 +1,482 @@
+"""One table's rules of play: its seats, clocks, undo point, chat and public part.
+
+Plain synchronous code: no event loop, no database, no timer. Every rule that needs
+the time is handed ``now`` (a monotonic second), so a test can drive it with made-up
+times. The service (:mod:`.service`) keeps tables in memory, commits their changes
+and runs their timers and bots; the hub (:mod:`.hub`) sends what they show. Each rule
+here either answers a question (may this seat join? when does the next clock run
+out?) or changes the table in memory after the service has committed the change.
+"""
+
+from __future__ import annotations
+
+import time
+import unicodedata
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from decklab.engine.state import CHANCE, GameState, Viewer, seat_index, seat_name
+from decklab.server import clock, dealing, frames
+from decklab.server.errors import ServiceError
+from decklab.server.logline import Entry
+from decklab.server.tokens import matches
+
+TIMEOUT_ACTIONS = ("bot", "forfeit")
+
+
+@dataclass
+class SeatSpec:
+    """A seat as the creator asks for it: open for a person, or a bot spec."""
+
+    bot: str | None = None
+
+
+@dataclass
+class ClockSpec:
+    """Fischer clock: ``base_s`` for the game plus ``increment_s`` per move."""
+
+    base_s: float
+    increment_s: float = 0.0
+    on_timeout: str = "bot"
+
+    def to_json(self) -> dict[str, Any]:
+        """The clock as a table stores it (milliseconds), or a refusal if out of range."""
+        if not 1 <= self.base_s <= 24 * 3600 or not 0 <= self.increment_s <= 3600:
+            raise ServiceError("bad_request", "a clock has 1 s to 24 h, plus 0 to 3600 s a move")
+        if self.on_timeout not in TIMEOUT_ACTIONS:
+            raise ServiceError("bad_request", "on_timeout is 'bot' or 'forfeit'")
+        return {
+            "base_ms": int(self.base_s * 1000),
+            "increment_ms": int(self.increment_s * 1000),
+            "on_timeout": self.on_timeout,
+        }
+
+    @classmethod
+    def from_json(cls, stored: dict[str, Any]) -> ClockSpec:
+        return cls(stored["base_ms"] / 1000, stored["increment_ms"] / 1000, stored["on_timeout"])
+
+
+@dataclass
+class Seat:
+    kind: str
+    nickname: str | None = None
+    token_hash: str | None = None
+    bot_spec: str | None = None
+    zombie: bool = False
+    clock_ms: int | None = None
+    connections: int = 0
+    left: bool = False
+
+    def public(self, index: int) -> dict[str, Any]:
+        return {
+            "seat": seat_name(index),
+            "kind": self.kind,
+            "nickname": self.nickname,
+            "bot": self.bot_spec if self.kind == "bot" else None,
+            "zombie": self.zombie,
+            "present": self.kind == "bot" or (self.connections > 0 and not self.left),
+        }
+
+    @property
+    def played_by_bot(self) -> bool:
+        return self.kind == "bot" or self.zombie
+
+    @property
+    def away(self) -> bool:
+        """Its person left, or has no connection open."""
+        return self.left or self.connections == 0
+
+
+@dataclass(frozen=True)
+class Event:
+    """A change of the table, kept for reconnects: its version, kind, public detail,
+    and the history entries it added (log lines are redacted per viewer when sent)."""
+
+    version: int
+    kind: str
+    detail: dict[str, Any]
+    entries: tuple[Entry, ...] = ()
+
+
+@dataclass
+class ChatMessage:
+    id: int
+    seat: int
+    nickname: str
+    text: str
+    at: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": "chat",
+            "id": self.id,
+            "from": seat_name(self.seat),
+            "nickname": self.nickname,
+            "text": self.text,
+            "at": self.at,
+        }
+
+    @classmethod
+    def from_json(cls, message: dict[str, Any]) -> ChatMessage:
+        return cls(
+            message["id"],
+            int(message["from"][1:]) - 1,
+            message["nickname"],
+            message["text"],
+            message["at"],
+        )
+
+
+def undo_point(state: GameState, seat: int) -> int | None:
+    """The history index from which ``seat``'s last action may be taken back, or None.
+
+    Only a game played alone allows undo (there is nobody to learn from a taken-back
+    move), as at the terminal; and the end of the game is final.
+    """
+    if state.num_players != 1 or state.is_terminal():
+        return None
+    history = state.history
+    return next((i for i in range(len(history) - 1, -1, -1) if history[i][0] == seat), None)
+
+
+def clean_text(text: str, limit: int) -> str:
+    """Chat text as stored and shown: printable characters only, trimmed, not empty."""
+    kept = "".join(
+        ch
+        for ch in text
+        if ch == " " or unicodedata.category(ch)[0] not in {"C", "Z"} or ch == "\u3000"
+    )
+    kept = " ".join(kept.split())
+    if not kept:
+        raise ServiceError("bad_request", "a chat message needs some text")
+    if len(kept) > limit:
+        raise ServiceError("too_long", f"a chat message is at most {limit} characters")
+    return kept
+
+
+def clean_nickname(name: str) -> str:
+    kept = " ".join("".join(ch for ch in name if ch.isprintable()).split())
+    if not 1 <= len(kept) <= 32:
+        raise ServiceError("bad_request", "a nickname is 1 to 32 printable characters")
+    return kept
+
+
+@dataclass
+class Table:
+    """One table in memory: the game, its seats and clocks, its kept events and chat,
+    and the rules that read and change them."""
+
+    id: str
+    cls: type[GameState]
+    state: GameState
+    seats: list[Seat]
+    version: int
+    status: str
+    public: bool
+    clock: dict[str, Any] | None
+    setup: dict[str, Any]
+    seed: int | None
+    """A game played alone: its public deal number. None at a table of several."""
+    outcome: dict[str, Any] | None = None
+    previous_id: str | None = None
+    next_id: str | None = None
+    entries: list[Entry] = field(default_factory=list)
+    actions: int = 0
+    last_action_version: int = 0
+    """The version the last action held here created: another process that took it
+    back (undo) and played on is told apart from one that only played on."""
+    acks: dict[tuple[int, str], int] = field(default_factory=dict)
+    events: deque[Event] = field(default_factory=deque)
+    chat: list[ChatMessage] = field(default_factory=list)
+    chat_times: dict[int, deque[float]] = field(default_factory=dict)
+    listeners: set[int] = field(default_factory=set)
+    thinking: set[int] = field(default_factory=set)
+    running_since: dict[int, float] = field(default_factory=dict)
+    touched: float = field(default_factory=time.monotonic)
+    """When it last changed or was last followed (for :meth:`TableService.drop_idle`)."""
+    secret: bytes | None = None
+    """A table of several players' deal secret (:mod:`.dealing`): shown to nobody before
+    the end, and the source of all its chance."""
+    _views: frames.Views | None = None
+
+    def views(self) -> frames.Views:
+        """The viewers' views of the current state, each made once (see :class:`frames.Views`)."""
+        held = self._views
+        if held is None or held.state is not self.state:
+            held = self._views = frames.Views(self.state)
+        return held
+
+    @property
+    def finished(self) -> bool:
+        return self.status == "finished"
+
+    # ------------------------------------------------------------ seats
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a token holds here (checked in constant time against every seat)."""
+        found = None
+        for index, seat in enumerate(self.seats):
+            if matches(token, seat.token_hash):
+                found = index
+        return found
+
+    def viewer(self, token: str | None) -> Viewer:
+        """The seat a token holds, None for a spectator (no token); a bad token is refused."""
+        if token is None:
+            return None
+        seat = self.seat_of(token)
+        if seat is None:
+            raise ServiceError("forbidden", "this token holds no seat at this table", 403)
+        return seat
+
+    def seat_index(self, seat_text: str) -> int:
+        try:
+            return seat_index(seat_text, self.state.num_players)
+        except ValueError:
+            raise ServiceError(
+                "bad_request", f"no seat {seat_text!r} (seats are p1…p{self.state.num_players})"
+            ) from None
+
+    def may_join(self, seat: int) -> bool:
+        """Refuse a join of ``seat`` unless it is open at a table not expired; True when
+        it is the last open seat (its taking starts the game)."""
+        if self.status == "expired":
+            raise ServiceError("expired", "this table expired: nobody took its seats in time", 410)
+        if self.seats[seat].kind != "open":
+            raise ServiceError("seat_taken", f"{seat_name(seat)} is not open", 409)
+        return all(s.kind != "open" for i, s in enumerate(self.seats) if i != seat)
+
+    def seated(self, seat: int, nickname: str, token_hash: str, status: str) -> None:
+        """A person took ``seat`` (committed): the table is ``status`` now."""
+        current = self.seats[seat]
+        current.kind, current.nickname, current.token_hash = "human", nickname, token_hash
+        self.status = status
+
+    def may_act(self, seat: int, version: int) -> None:
+        """Refuse an intent of ``seat`` made at ``version`` unless it may act now."""
+        if version != self.version:
+            raise ServiceError(
+                "stale",
+                f"this intent was made at version {version}; the table is at {self.version}",
+                409,
+            )
+        if self.status != "playing":
+            raise ServiceError("not_playing", f"the table is {self.status}", 409)
+        if self.seats[seat].zombie:
+            raise ServiceError(
+                "not_yours_now", "a bot plays this seat: reconnect to take it back", 409
+            )
+
+    def connect(self, viewer: int) -> bool:
+        """A connection of ``viewer``'s seat opened: present again. True when the seat
+        is to be reclaimed from the bot that plays it."""
+        seat = self.seats[viewer]
+        seat.connections += 1
+        seat.left = False
+        return seat.zombie and not self.finished
+
+    def disconnect(self, viewer: int) -> None:
+        self.seats[viewer].connections = max(0, self.seats[viewer].connections - 1)
+
+    def needs_grace(self, seat: int) -> bool:
+        """Whether a person's seat just went away during play: a bot takes it over
+        unless they come back within the grace period."""
+        info = self.seats[seat]
+        return info.away and info.kind == "human" and not info.zombie and self.status == "playing"
+
+    def still_away(self, seat: int) -> bool:
+        """After the grace period: whether the seat is still away (a bot takes it over)."""
+        info = self.seats[seat]
+        return not (info.zombie or not info.away or self.finished)
+
+    def reclaimed(self, seat: int, now: float) -> None:
+        """Its person took the seat back from the bot (committed); their clock runs again."""
+        self.seats[seat].zombie = False
+        self.thinking.discard(seat)
+        self.restart_clock(seat, now)
+
+    def zombied(self, seat: int) -> None:
+        """A bot plays the seat now (committed); its person's clock stops."""
+        self.seats[seat].zombie = True
+        self.running_since.pop(seat, None)
+
+    def bot_spec_of(self, seat: int, zombie_spec: str) -> str:
+        """The bot that plays ``seat``: its own, or ``zombie_spec`` for a person's."""
+        info = self.seats[seat]
+        return info.bot_spec if info.kind == "bot" and info.bot_spec else zombie_spec
+
+    def bot_may_move(self, seat: int) -> bool:
+        return (
+            self.status == "playing"
+            and self.seats[seat].played_by_bot
+            and seat in self.state.to_act()
+        )
+
+    def bots_to_act(self) -> list[int]:
+        """The seats a bot plays that are to act and have no bot thinking yet."""
+        return [
+            seat
+            for seat in self.state.to_act()
+            if self.seats[seat].played_by_bot and seat not in self.thinking
+        ]
+
+    # ------------------------------------------------------------ clocks
+    @property
+    def clocked(self) -> bool:
+        """Whether clocks run here now: a clock was asked for and the game is on."""
+        return self.clock is not None and self.status == "playing"
+
+    def clock_after_move(self, seat: int, now: float) -> dict[int, int]:
+        """The clock ``seat`` will have after moving at ``now`` (its clock stops):
+        empty when no clock or a bot plays it."""
+        if self.clock is None or self.seats[seat].played_by_bot:
+            return {}
+        started = self.running_since.pop(seat, None)
+        remaining = clock.after_move(
+            self.seats[seat].clock_ms, started, now, int(self.clock["increment_ms"])
+        )
+        return {seat: remaining}
+
+    def restart_clock(self, seat: int, now: float) -> None:
+        if self.clock is not None and seat in self.state.to_act():
+            self.running_since[seat] = now
+
+    def run_clocks(self, now: float) -> float | None:
+        """Stop the clocks of seats not to act, start those of every person to act (from
+        ``now`` unless already running); the earliest moment one runs out, or None."""
+        to_act = set(self.state.to_act())
+        for seat in list(self.running_since):
+            if seat not in to_act:
+                self.running_since.pop(seat)
+        deadline = None
+        for seat in to_act:
+            info = self.seats[seat]
+            if info.played_by_bot or info.clock_ms is None:
+                continue
+            started = self.running_since.setdefault(seat, now)
+            due = clock.due(started, info.clock_ms)
+            deadline = due if deadline is None else min(deadline, due)
+        return deadline
+
+    def late_seats(self, now: float) -> list[int]:
+        """The seats whose running clock has run out by ``now``."""
+        return [
+            seat
+            for seat, started in self.running_since.items()
+            if clock.out_of_time(self.seats[seat].clock_ms, started, now)
+        ]
+
+    @property
+    def on_timeout(self) -> str:
+        return self.clock["on_timeout"] if self.clock else "bot"
+
+    def forfeit_outcome(self, seat: int) -> dict[str, Any]:
+        return {
+            **self.state.result(),
+            "forfeit": seat_name(seat),
+            "reason": f"{seat_name(seat)} ran out of time",
+        }
+
+    def clocks_part(self, now: float) -> dict[str, Any] | None:
+        """Every seat's clock as shown at ``now``, and which run."""
+        if self.clock is None:
+            return None
+        return {
+            "increment_ms": self.clock["increment_ms"],
+            "remaining_ms": {
+                seat_name(i): None
+                if s.clock_ms is None
+                else clock.remaining_ms(s.clock_ms, self.running_since.get(i), now)
+                for i, s in enumerate(self.seats)
+            },
+            "running": [seat_name(i) for i in sorted(self.running_since)],
+        }
+
+    # ------------------------------------------------------------ moves, undo
+    def moved(
+        self,
+        after: GameState,
+        views: frames.Views,
+        added: list[Entry],
+        seat: int,
+        client_id: str | None,
+        version: int,
+        clocks: dict[int, int],
+        outcome: dict[str, Any] | None,
+    ) -> None:
+        """Take the state after ``seat``'s move (committed at ``version``)."""
+        self.state = after
+        self.actions += 1
+        self.last_action_version = version
+        for s, ms in clocks.items():
+            self.seats[s].clock_ms = ms
+        self._views = views
+        self.entries.extend(added)
+        if client_id is not None:
+            self.acks[(seat, client_id)] = version
+        if outcome is not None:
+            self.status, self.outcome = "finished", outcome
+            self.running_since.clear()
+
+    def undo_keep(self, seat: int) -> int:
+        """How many actions stay when ``seat``'s last one is taken back (with chance
+        and the other seats' since), or a refusal."""
+        point = undo_point(self.state, seat)
+        if point is None:
+            raise ServiceError("no_undo", "undo is for a game played alone, before its end", 409)
+        return sum(1 for e in self.entries if e.index < point and e.actor != CHANCE)
+
+    def can_undo(self, viewer: Viewer) -> bool:
+        return (
+            viewer is not None
+            and self.status == "playing"
+            and undo_point(self.state, viewer) is not None
+        )
+
+    # ------------------------------------------------------------ chat
+    def note_chat(self, seat: int, now: float, window_s: float, burst: int) -> None:
+        """Count a chat line of ``seat`` at ``now``, refused past ``burst`` lines within
+        the last ``window_s`` seconds."""
+        times = self.chat_times.setdefault(seat, deque())
+        while times and now - times[0] > window_s:
+            times.popleft()
+        if len(times) >= burst:
+            raise ServiceError("rate_limited", "too many chat messages: wait a few seconds", 429)
+        times.append(now)
+
+    def add_remote_chat(self, message: dict[str, Any]) -> bool:
+        """Another process's chat line, unless already held; True if it was new."""
+        if any(m.id == message.get("id") for m in self.chat):
+            return False
+        self.chat.append(ChatMessage.from_json(message))
+        return True
+
+    # ------------------------------------------------------------ public part
+    def public_seats(self) -> list[dict[str, Any]]:
+        return [s.public(i) for i, s in enumerate(self.seats)]
+
+    def players(self) -> dict[str, str]:
+        """Who sits where, by name, for a record's head."""
+        return {seat_name(i): s.nickname or s.bot_spec or "open" for i, s in enumerate(self.seats)}
+
+    def summary(self) -> dict[str, Any]:
+        """What anyone may know of the table, without the game itself: a solo deal's
+        number, but the secret of a table of several only once it is over."""
+        return {
+            "id": self.id,
+            "game": self.cls.info.name,
+            "players": self.state.num_players,
+            "options": dict(self.state.options),
+            "status": self.status,
+            "public": self.public,
+            "version": self.version,
+            "actions": self.actions,
+            "clock": self.clock,
+            "deal": self.seed if self.state.num_players == 1 else None,
+            "deal_commitment": dealing.commitment(self.secret) if self.secret else None,
+            "deal_secret": self.secret.hex() if self.secret and self.finished else None,
+            "seats": self.public_seats(),
+            "outcome": self.outcome,
+            "previous": self.previous_id,
+            "next": self.next_id,
+        }
