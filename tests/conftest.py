@@ -10,6 +10,61 @@ environment decide, as it does without workers.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
 
 for _name in ("COLUMNS", "LINES"):
     os.environ.pop(_name, None)
+
+
+# Session-wide resources that several folders use (the server tests, the browser tests,
+# the deployment test) are defined here, once: a fixture a sub-folder's conftest imports
+# again is a second definition with a cache of its own, so one xdist worker running both
+# folders would start a second PostgreSQL, or a second Playwright, which refuses to start
+# inside the first one's event loop.
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[Any]:
+    """A PostgreSQL server started from the machine's binaries, once per session
+    (``tests/server/pgserver.py``); skipped, saying why, where there are none."""
+    from server import pgserver
+
+    try:
+        server = pgserver.start()
+    except FileNotFoundError as exc:
+        pytest.skip(reason=str(exc))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright (its own browser download cannot work
+    here); skipped, saying why, where it is missing.
+
+    While Playwright's synchronous API is open, its event loop counts as running in this
+    thread, so no ``asyncio.run`` (the terminal table's tests) works meanwhile: the
+    browser tests, collected last, hold one for the session; a folder collected before
+    others holds its own for one module (``tests/deploy/conftest.py``)."""
+    from web.live import CHROMIUM
+
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(reason=f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """One Chromium for the browser tests' session (see :func:`chromium`)."""
+    yield from chromium()

@@ -1,6 +1,18 @@
-"""The deployment tests borrow the server tests' PostgreSQL and the browser tests' Chromium."""
+"""The deployment tests use the suite's PostgreSQL server (``pg_server``, defined once for
+every folder in ``tests/conftest.py``) and a Chromium of their own for the module: this
+folder is collected first, and an open Playwright would leave its event loop running under
+every later test of the worker (see ``tests/conftest.py``'s ``chromium``)."""
 
-from server.conftest import pg_server
-from web.conftest import browser
+from __future__ import annotations
 
-__all__ = ["browser", "pg_server"]
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from conftest import chromium
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    yield from chromium()

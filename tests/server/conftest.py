@@ -34,18 +34,6 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-@pytest.fixture(scope="session")
-def pg_server() -> Iterator[pgserver.PgServer]:
-    try:
-        server = pgserver.start()
-    except FileNotFoundError as exc:
-        pytest.skip(reason=str(exc))
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":

@@ -6,7 +6,6 @@ browser download cannot work here). Without it these tests are skipped, saying w
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,7 @@ import pytest
 
 from decklab.server.bots import BotPool
 
-from .live import CHROMIUM, LiveServer
+from .live import LiveServer
 
 
 @pytest.fixture(scope="session")
@@ -26,20 +25,6 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
             yield server
     finally:
         pool.close()
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(reason=f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 @pytest.fixture
