@@ -44,6 +44,15 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
+def _fail_as(message: str, as_json: bool) -> typer.Exit:
+    """:func:`_fail`, or for a command asked for JSON the error as JSON on stdout
+    (a program reading the output gets a document either way)."""
+    if as_json:
+        print(json.dumps({"error": message}))
+        return typer.Exit(2)
+    return _fail(message)
+
+
 def _game_class(name: str) -> type[GameState]:
     try:
         return get_game(name)
@@ -344,10 +353,7 @@ def stats(
                 err.print("the statistics file is readable: nothing moved", highlight=False)
         results = {name: summary(name) for name in names}
     except DecklabError as exc:
-        if as_json:
-            print(json.dumps({"error": str(exc)}))
-            raise typer.Exit(2) from None
-        raise _fail(str(exc)) from None
+        raise _fail_as(str(exc), as_json) from None
     if as_json:
         print(json.dumps({name: s.to_json() for name, s in results.items()}))
         return
@@ -443,10 +449,7 @@ def fairness(
             progress=progress and not as_json,
         )
     except DecklabError as exc:
-        if as_json:
-            print(json.dumps({"error": str(exc)}))
-            raise typer.Exit(2) from None
-        raise _fail(str(exc)) from None
+        raise _fail_as(str(exc), as_json) from None
     if as_json:
         print(report.to_json())
         return

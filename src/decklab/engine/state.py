@@ -116,12 +116,18 @@ def deal_with(cls: type[S], num_players: int, options: Mapping[str, Any] | None,
     """
     state = _blank(cls, num_players, options, None)
     state.rng = rng
+    _deal_into(state, cls.static_setup)
+    return state
+
+
+def _deal_into(state: GameState, static_setup: bool) -> None:
+    """Deal ``state`` (blank) and note its setup: written now, or when first read for a
+    game whose deal stays readable (:attr:`GameState.static_setup`)."""
     state._deal()
-    if cls.static_setup:
+    if static_setup:
         state._setup_pending = True
     else:
         state._initial_setup = state.export_setup()
-    return state
 
 
 def _plain_number(value: float) -> int | float:
@@ -172,11 +178,7 @@ class GameState:
         """A freshly dealt game. The same seed always gives the same deal."""
         n = cls.info.default_players if num_players is None else num_players
         state = _blank(cls, n, options, seed)
-        state._deal()
-        if cls.static_setup:
-            state._setup_pending = True
-        else:
-            state._initial_setup = state.export_setup()
+        _deal_into(state, cls.static_setup)
         return state
 
     @classmethod
