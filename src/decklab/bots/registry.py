@@ -11,11 +11,12 @@ the search code, and no agent module is imported by the module it imports.
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from decklab.bots.base import Agent, Param
-from decklab.bots.spec import AgentSpecError, parse_spec
+from decklab.bots.spec import CODE_AGENT, AgentSpecError, parse_spec
 from decklab.engine.errors import excerpt
 
 BUILTIN_AGENTS: dict[str, str] = {
@@ -25,6 +26,7 @@ BUILTIN_AGENTS: dict[str, str] = {
     "ismcts": "decklab.bots.ismcts",
     "pimc": "decklab.bots.pimc",
     "cheat": "decklab.bots.cheat",
+    "python": "decklab.bots.python_policy",
 }
 """Agent name → the module that registers it when imported (in listing order)."""
 
@@ -41,6 +43,8 @@ class AgentEntry:
     help: str
     fair: bool = True
     params: tuple[Param, ...] = ()
+    fair_of: Callable[[dict[str, str]], bool] | None = None
+    """Whether the agent a spec's parameters build is fair, where the name alone cannot say."""
 
     def line(self) -> str:
         """The one-line help: what it is, then its parameters."""
@@ -59,14 +63,48 @@ def register_agent(
     *,
     fair: bool = True,
     params: Sequence[Param] = (),
+    fair_of: Callable[[dict[str, str]], bool] | None = None,
 ) -> None:
     """Make ``name`` buildable by :func:`make_agent`. ``fair=False``: analysis only."""
-    _AGENTS[name.lower()] = AgentEntry(name.lower(), factory, help_text, fair, tuple(params))
+    _AGENTS[name.lower()] = AgentEntry(
+        name.lower(), factory, help_text, fair, tuple(params), fair_of
+    )
+
+
+ENTRY_POINT_GROUP = "decklab.agents"
+"""Installed packages name agents here (``my-bot = my_package.module:policy``); the
+object is what a ``python:`` spec may name (:mod:`decklab.bots.python_policy`)."""
+
+
+def _entry_points() -> dict[str, importlib.metadata.EntryPoint]:
+    found = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
+    return {ep.name.lower(): ep for ep in found if ep.name.lower() not in BUILTIN_AGENTS}
+
+
+def _load_entry_point(point: importlib.metadata.EntryPoint) -> None:
+    # by name, as the built-in agents are: this module imports no agent module
+    policies = importlib.import_module(BUILTIN_AGENTS[CODE_AGENT])
+    try:
+        target = point.load()
+    except Exception as exc:  # an installed package's import: said in one line
+        raise AgentSpecError(
+            f"agent {point.name!r} (entry point {point.value}) cannot be loaded "
+            f"({type(exc).__name__}: {exc})"
+        ) from None
+    register_agent(
+        point.name,
+        policies.entry_point_factory(target, point.name.lower()),
+        f"installed: {point.value}",
+    )
 
 
 def _load(name: str) -> AgentEntry | None:
     if name not in _AGENTS and name in BUILTIN_AGENTS:
         importlib.import_module(BUILTIN_AGENTS[name])
+    if name not in _AGENTS:
+        point = _entry_points().get(name)
+        if point is not None:
+            _load_entry_point(point)
     return _AGENTS.get(name)
 
 
@@ -87,6 +125,12 @@ def agent_entries() -> list[AgentEntry]:
     """Every registered agent, fair ones first, for listings."""
     for name in BUILTIN_AGENTS:
         _load(name)
+    for name, point in _entry_points().items():
+        if name not in _AGENTS:
+            try:
+                _load_entry_point(point)
+            except AgentSpecError:
+                continue  # a broken plugin does not hide the other agents
     order = [*BUILTIN_AGENTS, *(n for n in _AGENTS if n not in BUILTIN_AGENTS)]
     entries = [_AGENTS[n] for n in order if n in _AGENTS]
     return [e for e in entries if e.fair] + [e for e in entries if not e.fair]
@@ -99,8 +143,17 @@ def agent_names(include_unfair: bool = True) -> dict[str, str]:
 
 def is_fair(spec: str) -> bool:
     """Whether the agent a spec names sees only what its seat may see."""
-    name, _ = parse_spec(spec)
-    return _entry(name).fair
+    name, params = parse_spec(spec)
+    entry = _entry(name)
+    return entry.fair and (entry.fair_of is None or entry.fair_of(params))
+
+
+def names_code(spec: str) -> bool:
+    """Whether ``spec`` names Python code to import (``python:module:function``).
+
+    The lab runs such specs on the user's own machine; a server must refuse them,
+    or a client could make it import any module on its path."""
+    return parse_spec(spec)[0] == CODE_AGENT
 
 
 def make_agent(spec: str) -> Agent:

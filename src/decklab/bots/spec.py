@@ -17,12 +17,26 @@ class AgentSpecError(DecklabError):
     """An agent spec that names no agent or gives it a bad parameter."""
 
 
+CODE_AGENT = "python"
+"""The agent name whose first parameter is a place in Python code, not ``key=value``:
+``python:my_module:policy`` or ``python:path/to/file.py:policy,seed=3``. The place
+is kept as the ``target`` parameter, so the spec stays one string that a worker
+process imports for itself."""
+
+TARGET = "target"
+
+
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     """``"ismcts:iters=2000,c=0.7"`` → ``("ismcts", {"iters": "2000", "c": "0.7"})``.
 
     Names and parameter keys are case-insensitive (``ISMCTS:Iters=5``)."""
     name, _, rest = spec.strip().partition(":")
     params: dict[str, str] = {}
+    if name.strip().lower() == CODE_AGENT:
+        first, comma, after = rest.partition(",")
+        if "=" not in first and first.strip():
+            params[TARGET] = first.strip()
+            rest = after if comma else ""
     for part in filter(None, (p.strip() for p in rest.split(","))):
         key, sep, value = part.partition("=")
         if not sep or not key.strip():
@@ -43,7 +57,10 @@ def format_spec(name: str, params: Mapping[str, str]) -> str:
     """The inverse of :func:`parse_spec`."""
     if not params:
         return name
-    return name + ":" + ",".join(f"{k}={v}" for k, v in params.items())
+    parts = [f"{k}={v}" for k, v in params.items() if not (name == CODE_AGENT and k == TARGET)]
+    if name == CODE_AGENT and TARGET in params:
+        parts.insert(0, params[TARGET])
+    return name + ":" + ",".join(parts)
 
 
 def with_seed(spec: str, seed: int) -> str:
