@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from decklab.bots.registry import is_fair, make_agent
+from decklab.bots.registry import is_fair, make_agent, names_code
 from decklab.bots.spec import AgentSpecError
 from decklab.engine.chance import Rng
 from decklab.engine.errors import DecklabError, OptionError, RecordError
@@ -481,6 +481,12 @@ class TableService:
         if len(spec) > 200:
             raise ServiceError("bad_request", "a bot spec is at most 200 characters")
         try:
+            if names_code(spec):  # checked before anything is imported
+                raise ServiceError(
+                    "bad_request",
+                    "a bot spec may not name Python code (python:...): "
+                    "your own policies play in the lab on your machine",
+                )
             if not is_fair(spec):
                 raise ServiceError(
                     "bad_request", f"{spec!r} is not a fair bot: it cannot sit at a table"
