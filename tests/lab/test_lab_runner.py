@@ -33,8 +33,10 @@ SMALL = {
     "pimc": "pimc:iters=6,dets=2",
     "cheat": "cheat:iters=6",
     "expert": "expert:iters=6",
+    "python": "python:decklab.bots.example_policy:random_legal",
 }
-"""Small budgets for the search agents; every other agent is used as named."""
+"""Small budgets for the search agents, the code a ``python`` agent plays; every other
+agent is used as named."""
 
 
 def every_agent() -> list[str]:

@@ -28,6 +28,7 @@ EXAMPLES = (
     "ismcts:iters=2000,c=0.7,rollout=greedy",
     "pimc:iters=2000,dets=20",
     "cheat:iters=2000",
+    "python:my_module:policy",
 )
 
 
@@ -59,7 +60,17 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def bots() -> None:
-        """List the agents and their parameters (spec strings such as ismcts:iters=2000)."""
+        """List the agents and their parameters (spec strings such as ismcts:iters=2000).
+
+        Your own policy is an agent too, in arena, simulate, sweep and tune:
+        python:MODULE:FUNCTION, MODULE a dotted name on the path or a file.py.
+        FUNCTION(view, legal, seat, rng) -> str gets exactly its seat's view
+        (a dict), the legal actions as strings, its seat ("p1") and its own
+        seeded random.Random; it returns one of the legal strings. An Agent
+        class, or a function of no arguments returning an Agent, works too.
+        Packages may name agents in the decklab.agents entry-point group.
+        The server never seats python: specs (docs/interop.md).
+        """
         entries = agent_entries()
         shared = shared_params(entries)
         for heading, fair in (("agents", True), ("analysis only (not fair opponents)", False)):
