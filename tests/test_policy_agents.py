@@ -14,8 +14,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from decklab.bots import AgentSpecError, is_fair, make_agent
-from decklab.bots import registry
+from decklab.bots import AgentSpecError, is_fair, make_agent, registry
 from decklab.bots.python_policy import PolicyAgent
 from decklab.bots.spec import parse_spec, split_players, with_seed
 from decklab.cli import app
@@ -39,7 +38,7 @@ def test_spec_keeps_its_code_through_seeding_and_player_lists() -> None:
     spec = "python:My_Pkg.Mod:Policy,seed=3"
     assert parse_spec(spec) == ("python", {"target": "My_Pkg.Mod:Policy", "seed": "3"})
     assert with_seed(spec, 9) == "python:My_Pkg.Mod:Policy,seed=9"
-    assert split_players(f"Python:x/y.py:f,seed=1,greedy") == ["python:x/y.py:f,seed=1", "greedy"]
+    assert split_players("Python:x/y.py:f,seed=1,greedy") == ["python:x/y.py:f,seed=1", "greedy"]
 
 
 def test_policy_plays_in_the_arena_on_the_same_deals_as_the_builtin_bots() -> None:

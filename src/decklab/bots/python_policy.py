@@ -125,7 +125,7 @@ def _takes_no_arguments(target: Callable[..., object]) -> bool:
 
 def agent_from(target: object, label: str, seed: int | None) -> Agent:
     """An agent from a resolved target: an ``Agent`` class or factory, else a policy function."""
-    if isinstance(target, type) and issubclass(target, Agent) or (
+    if (isinstance(target, type) and issubclass(target, Agent)) or (
         callable(target) and _takes_no_arguments(target)
     ):
         assert callable(target)
