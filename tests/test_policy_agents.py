@@ -126,6 +126,7 @@ def test_entry_point_names_an_agent(monkeypatch: pytest.MonkeyPatch) -> None:
     point = importlib.metadata.EntryPoint(
         "my-bot", "decklab.bots.example_policy:first_legal", registry.ENTRY_POINT_GROUP
     )
+    registry.agent_entries()  # every built-in registered first, into the dict kept after
     monkeypatch.setattr(registry, "_AGENTS", dict(registry._AGENTS))
     monkeypatch.setattr(registry, "_entry_points", lambda: {"my-bot": point})
     agent = make_agent("my-bot:seed=2")
