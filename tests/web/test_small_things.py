@@ -141,7 +141,7 @@ def test_option_help_reads_as_words_with_defaults_and_no_ruling_ids(
         page.select_option("#game", game)
         for help_text in page.locator(".field[data-option] small").all_inner_texts():
             seen += 1
-            assert not re.search(r"\([A-Z]{1,2}\d{1,2}\)", help_text), help_text
+            assert not re.search(r"\([A-Z]{1,2}\d{1,2}[);,]", help_text), help_text
             assert "(default:" not in help_text and "False" not in help_text, help_text
             assert "by default" in help_text.lower(), help_text
     assert seen

@@ -4,11 +4,12 @@ import { h, fill } from "./dom.js";
 import { api, games, keepSeat, nickname, setNickname } from "./api.js";
 import { BOT_LEVELS, seatLabel, link } from "./common.js";
 
-// Ruling ids in parentheses, e.g. "(F1)" or "(F1, F2)": for the rules page, not for a form.
-const RULING_REFS = /\s*\((?:[A-Z]{1,2}\d{1,2}(?:[,;]\s*|\s+and\s+)?)+\)/g;
+// Ruling ids in parentheses, e.g. "(F1)", "(F1, F2)" or "(N8; default: …)": for the
+// rules page, not for a form (a remark after the ids repeats what the form says).
+const RULING_REFS = /\s*\(([A-Z]{1,2}\d{1,2}(?:(?:,\s*|\s+and\s+)[A-Z]{1,2}\d{1,2})*)(?:;[^)]*)?\)/g;
 
 function plain(text) {
-  const refs = [...String(text).matchAll(RULING_REFS)].map((m) => m[0].trim().slice(1, -1));
+  const refs = [...String(text).matchAll(RULING_REFS)].map((m) => m[1]);
   return { text: String(text).replace(RULING_REFS, "").trim(), refs };
 }
 
