@@ -4,9 +4,34 @@ import { h, fill } from "./dom.js";
 import { api, games, keepSeat, nickname, setNickname } from "./api.js";
 import { BOT_LEVELS, seatLabel, link } from "./common.js";
 
+// Ruling ids in parentheses, e.g. "(F1)", "(F1, F2)" or "(N8; default: …)": for the
+// rules page, not for a form (a remark after the ids repeats what the form says).
+const RULING_REFS = /\s*\(([A-Z]{1,2}\d{1,2}(?:(?:,\s*|\s+and\s+)[A-Z]{1,2}\d{1,2})*)(?:;[^)]*)?\)/g;
+
+function plain(text) {
+  const refs = [...String(text).matchAll(RULING_REFS)].map((m) => m[1]);
+  return { text: String(text).replace(RULING_REFS, "").trim(), refs };
+}
+
+/** An option's help and its default, in words: "Off by default", "By default: 3". */
+function optionHelp(opt) {
+  const help = plain(opt.help);
+  const given = plain(opt.default_text);
+  let usual;
+  if (opt.kind === "bool") usual = opt.default ? "On by default." : "Off by default.";
+  else {
+    const value = given.text.replace(/^'(.*)'$/, "$1").replace(/^None$/, "none");
+    usual = `By default: ${value}${/[.!?]$/.test(value) ? "" : "."}`;
+  }
+  const sentence = help.text && !/[.!?]$/.test(help.text) ? `${help.text}.` : help.text;
+  const text = `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)} ${usual}`.trim();
+  const refs = [...new Set([...help.refs, ...given.refs])];
+  return { text, title: refs.length ? `Rulings: ${refs.join(", ")}` : null };
+}
+
 function optionField(game, opt) {
   const id = `opt-${opt.name}`;
-  const help = `${opt.help} (default: ${opt.default_text})`;
+  const help = optionHelp(opt);
   let input;
   if (opt.kind === "bool") {
     input = h("input", { id, type: "checkbox", name: opt.name, checked: opt.default ? true : null, "aria-describedby": `${id}-help ${id}-err` });
@@ -26,7 +51,7 @@ function optionField(game, opt) {
   return h("div.field", { "data-option": opt.name },
     h("label", { for: id }, opt.name.replaceAll("_", " ")),
     input,
-    h("small", { id: `${id}-help` }, help),
+    h("small", { id: `${id}-help`, title: help.title, "data-rulings": help.title ? help.title.slice(9) : null }, help.text),
     h("span.field-error", { id: `${id}-err`, role: "alert" }));
 }
 

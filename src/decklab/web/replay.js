@@ -1,9 +1,22 @@
 // The replay viewer: step through a game as any seat or as a spectator saw it;
 // the address names the step and the side, so a link shares exactly this view.
-import { h, fill } from "./dom.js";
+import { h, s, fill } from "./dom.js";
 import { api, games, seatAt } from "./api.js";
 import { renderLayout } from "./layout.js";
 import { logList, link, scoreTable, breakdownList } from "./common.js";
+
+// Drawn icons, not font glyphs: fonts on some systems lack ⏮ and ⏭ and show empty boxes.
+const ICONS = {
+  first: "M3 2h2v12H3zM14 2v12L6 8z",
+  prev: "M12 2v12L4 8z",
+  next: "M4 2v12l8-6z",
+  last: "M11 2h2v12h-2zM2 2v12l8-6z",
+};
+
+function icon(name) {
+  return s("svg.icon", { viewBox: "0 0 16 16", width: 16, height: 16, "aria-hidden": "true", focusable: "false" },
+    s("path", { d: ICONS[name], fill: "currentColor" }));
+}
 
 export class ReplayPage {
   constructor(root, tableId) {
@@ -39,11 +52,11 @@ export class ReplayPage {
       h("nav.crumbs", { "aria-label": "Breadcrumbs" }, link("/", "Lobby"), " › ", link(`/table/${this.id}`, "Table"), " › Replay"),
       h("h1", { tabindex: "-1" }, `Replay: ${this.spec ? this.spec.title : this.summary.game}`),
       h("div.replay-controls", { role: "group", "aria-label": "Replay controls" },
-        h("button", { type: "button", "data-step": "first", onclick: () => this.go(0) }, "⏮ Start"),
-        h("button", { type: "button", "data-step": "prev", onclick: () => this.go(this.step - 1) }, "◀ Back"),
+        h("button", { type: "button", "data-step": "first", onclick: () => this.go(0) }, icon("first"), " Start"),
+        h("button", { type: "button", "data-step": "prev", onclick: () => this.go(this.step - 1) }, icon("prev"), " Back"),
         this.slider,
-        h("button", { type: "button", "data-step": "next", onclick: () => this.go(this.step + 1) }, "Forward ▶"),
-        h("button", { type: "button", "data-step": "last", onclick: () => this.go(this.steps) }, "End ⏭"),
+        h("button", { type: "button", "data-step": "next", onclick: () => this.go(this.step + 1) }, "Forward ", icon("next")),
+        h("button", { type: "button", "data-step": "last", onclick: () => this.go(this.steps) }, "End ", icon("last")),
         h("label", { for: "as" }, "Seen as"),
         h("select#as", { onchange: (ev) => { this.as = ev.target.value; this.load(); } },
           sides.map((s) => h("option", { value: s, selected: s === this.as ? true : null }, s)))),

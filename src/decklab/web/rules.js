@@ -44,7 +44,7 @@ export class RulesPage {
       h("article.rules", {},
         h("h1", { tabindex: "-1" }, `Rules of ${got.title}`),
         spec ? h("p.lede", {}, spec.summary) : null,
-        h("figure.diagram", {}, h("div.diagram-table", { "aria-hidden": "true" }), h("figcaption", {}, "A table of this game, as it starts:")),
+        h("figure.diagram", {}, h("figcaption", {}, "A table of this game, as it starts:"), h("div.diagram-table", { "aria-hidden": "true" })),
         ids ? null : h("p.note", {}, "Ruling ids (like the ones in brackets) refer to decklab's rulings, which this installation does not include."),
         ...body));
     this.diagram();

@@ -2,7 +2,7 @@
 // chosen on the cards, whose turn and who is still thinking, presence, clocks, the
 // log, chat, the end-of-game summary, solo undo and hints, and reconnecting.
 import { h, fill } from "./dom.js";
-import { api, ApiError, seatAt, keepSeat, nickname, setNickname, games } from "./api.js";
+import { api, ApiError, seatAt, keepSeat, nickname, setNickname, games, newId } from "./api.js";
 import { Live } from "./live.js";
 import { renderLayout, renderZone, seatZones } from "./layout.js";
 import { choose, narrow, keysOf } from "./moves.js";
@@ -119,6 +119,7 @@ export class TablePage {
         break;
       case "chat":
         if (!this.chat.some((m) => m.id === f.id)) this.chat.push(f);
+        this.chatArrived(f);
         break;
       case "ack":
         this.sending = null;
@@ -131,6 +132,12 @@ export class TablePage {
         if (this.seat) keepSeat(f.next, { ...this.seat });
         break;
       case "error":
+        if (this.chatSent && f.client_id === this.chatSent.id) {
+          // a refused chat line stays in the input, and the refusal shows beside it
+          this.chatSent = null;
+          this.chatError = f.code === "rate_limited" ? `Not sent: ${f.message}. Your message is kept: send it again shortly.` : `Not sent: ${f.message}`;
+          break;
+        }
         this.sending = null;
         if (f.sync) this.applySync(f.sync);
         this.message = f.code === "stale" ? "The table moved on before your move arrived: choose again." : f.message;
@@ -160,7 +167,12 @@ export class TablePage {
       if (!this.pending) this.selected = [];
       if (this.hint && this.hint.version !== String(state.version) && Number(this.hint.version) !== state.version) this.hint = null;
     }
-    if (state.terminal && !this.held) this.loadHeld();
+    if (state.terminal && !this.held) {
+      if (this.alone) {
+        this.held = {};
+        this.loadStats();
+      } else this.loadHeld();
+    }
   }
 
   async resync() {
@@ -356,12 +368,48 @@ export class TablePage {
     }
   }
 
+  async retry() {
+    // The same deal again, at a new table: a game played alone has a public deal number.
+    const options = Object.fromEntries(Object.entries(this.summary.options || {})
+      .filter(([, v]) => v === null || ["string", "number", "boolean"].includes(typeof v)));
+    try {
+      const table = await api("/api/tables", { method: "POST", body: {
+        game: this.summary.game, players: 1, options, public: false, deal: this.summary.deal, seats: [{ kind: "open" }] } });
+      const got = await api(`/api/tables/${encodeURIComponent(table.id)}/join`, { method: "POST",
+        body: { seat: this.seat.seat, nickname: this.seat.nickname } });
+      keepSeat(table.id, { token: got.token, seat: got.seat, nickname: this.seat.nickname });
+      window.decklabNavigate(`/table/${table.id}`);
+    } catch (e) {
+      this.message = e.message;
+      this.schedule();
+    }
+  }
+
+  get alone() {
+    return !!this.summary && this.summary.players === 1;
+  }
+
   sendChat(ev) {
     ev.preventDefault();
     const input = this.root.querySelector("#chat-text");
     const text = input.value.trim();
     if (!text) return;
-    if (this.live.send({ type: "chat", text })) input.value = "";
+    // The input is emptied only when the line comes back from the table: a refused
+    // line (too many at once) stays there to send again.
+    const id = newId();
+    this.chatError = "";
+    if (this.live.send({ type: "chat", text, client_id: id })) this.chatSent = { id, text: text.split(/\s+/).join(" ") };
+    else this.chatError = "Not sent: the table is not connected. Your message is kept.";
+    this.schedule();
+  }
+
+  chatArrived(m) {
+    const sent = this.chatSent;
+    if (!sent || !this.seat || m.from !== this.seat.seat || m.text !== sent.text) return;
+    this.chatSent = null;
+    this.chatError = "";
+    const input = this.root.querySelector("#chat-text");
+    if (input && input.value.trim().split(/\s+/).join(" ") === sent.text) input.value = "";
   }
 
   // ------------------------------------------------------------ drawing
@@ -636,13 +684,26 @@ export class TablePage {
     const result = f.result || (f.outcome ? f.outcome : null);
     const parts = [h("h2#end-h", {}, "Game over")];
     if (result && result.reason) parts.push(h("p", {}, result.reason));
-    if (result && result.winners) {
+    if (this.alone) {
+      // Alone, nobody "wins": say the score and whether it was perfect; there is no
+      // one else whose hand to show.
+      const scores = (result && result.scores) || {};
+      const seat = Object.keys(scores)[0];
+      const perfect = !!(result && result.winners && result.winners.length);
+      const unit = this.spec && this.spec.score_unit;
+      if (seat !== undefined) parts.push(h("p.solo-score", {}, `Your score: ${scores[seat]}${unit ? ` ${unit}` : ""}.`));
+      parts.push(h("p.solo-verdict", {}, perfect ? "A perfect game!" : "Not a perfect game this time."));
+      parts.push(breakdownList(f.breakdown, f.seats, this.seat ? this.seat.seat : null));
+    }
+    if (!this.alone && result && result.winners) {
       const w = result.winners;
       parts.push(h("p.winners", {}, w.length ? `Won by ${w.join(", ")}.` : "Nobody won."));
     }
-    parts.push(scoreTable(result, f.seats, this.spec && this.spec.lower_is_better, this.spec && this.spec.score_unit));
-    parts.push(breakdownList(f.breakdown, f.seats, this.seat ? this.seat.seat : null));
-    if (this.held && Object.keys(this.held).length) {
+    if (!this.alone) {
+      parts.push(scoreTable(result, f.seats, this.spec && this.spec.lower_is_better, this.spec && this.spec.score_unit));
+      parts.push(breakdownList(f.breakdown, f.seats, this.seat ? this.seat.seat : null));
+    }
+    if (!this.alone && this.held && Object.keys(this.held).length) {
       const held = h("div.held", {}, h("h3", {}, "What everyone held"));
       for (const [seat, layout] of Object.entries(this.held)) {
         const zones = seatZones(layout, seat);
@@ -652,7 +713,10 @@ export class TablePage {
       parts.push(held);
     }
     const buttons = h("p.buttons", {});
-    if (this.seat) buttons.append(h("button", { type: "button", "data-role": "again", onclick: () => this.again() }, "Play again"), " ");
+    if (this.seat) buttons.append(h("button", { type: "button", "data-role": "again", onclick: () => this.again() }, this.alone ? "Play a new deal" : "Play again"), " ");
+    if (this.seat && this.alone && this.summary.deal !== null) {
+      buttons.append(h("button", { type: "button", "data-role": "retry", onclick: () => this.retry() }, "Retry this deal"), " ");
+    }
     if (this.next) buttons.append(link(`/table/${this.next}`, "Next game"), " ");
     buttons.append(link(`/replay/${this.id}${this.seat ? `?as=${this.seat.seat}` : ""}`, "Replay this game"));
     parts.push(buttons);
@@ -677,6 +741,11 @@ export class TablePage {
 
   renderChat() {
     const el = this.els.chat;
+    if (this.alone) {
+      // nobody to talk to at a table of one
+      el.hidden = true;
+      return;
+    }
     const typed = this.root.querySelector("#chat-text");
     const value = typed ? typed.value : "";
     const list = h("ul.chat-list", { "aria-live": "polite", "aria-label": "Messages" },
@@ -685,8 +754,9 @@ export class TablePage {
     if (this.seat) {
       parts.push(h("form.chat-form", { onsubmit: (ev) => this.sendChat(ev) },
         h("label", { for: "chat-text" }, "Say something"),
-        h("input#chat-text", { maxlength: 500, autocomplete: "off", value }),
-        h("button", { type: "submit" }, "Send")));
+        h("input#chat-text", { maxlength: 500, autocomplete: "off", value, "aria-describedby": "chat-error" }),
+        h("button", { type: "submit" }, "Send"),
+        h("p#chat-error.error", { role: "alert" }, this.chatError || "")));
     } else {
       parts.push(h("p", {}, "Spectators read the table talk; players write it."));
     }

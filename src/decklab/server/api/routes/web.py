@@ -14,12 +14,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, FastAPI
-from fastapi.responses import FileResponse
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
+from starlette.exceptions import HTTPException
 
-from decklab.server.api.errors import responses
+from decklab.server.api.errors import error_body, error_response, responses
 from decklab.server.errors import ServiceError
 
 router = APIRouter(tags=["web"], responses=responses())
@@ -91,6 +92,36 @@ def rulings() -> RulesText:
     return RulesText(name="rulings", title="Rulings", text=found.read_text(encoding="utf-8"))
 
 
+NOT_FOUND_PAGE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Page not found — decklab</title>
+<link rel="icon" href="/static/icon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/static/style.css">
+</head>
+<body>
+<header class="site"><a class="brand" href="/">decklab</a></header>
+<main id="main">
+<h1>Page not found</h1>
+<p>There is no page at this address.</p>
+<p><a href="/">Back to the lobby</a></p>
+</main>
+</body>
+</html>
+"""
+"""What a browser sees at an unknown page address: the site's look and a way home."""
+
+
+def wants_page(request: Request) -> bool:
+    """A person's browser asking for a page, not a program calling the API: an unknown
+    ``/api/…`` path, or any request that does not accept HTML, keeps the JSON error."""
+    path = request.url.path
+    api = path == "/api" or path.startswith("/api/")
+    return not api and "text/html" in request.headers.get("accept", "")
+
+
 def install(app: FastAPI) -> None:
     """Serve the client at the site's root, if the package holds it."""
     app.include_router(router)
@@ -105,3 +136,16 @@ def install(app: FastAPI) -> None:
     for path in PAGES:
         app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=folder), name="web")
+
+    async def not_found(request: Request, exc: Exception) -> HTMLResponse | JSONResponse:
+        """A 404 handler by status (Starlette prefers it to the one for every HTTP error)."""
+        headers = getattr(exc, "headers", None)
+        if wants_page(request):
+            error_body(404, "no such page")  # counted like any other error
+            return HTMLResponse(NOT_FOUND_PAGE, status_code=404, headers=headers)
+        detail = exc.detail if isinstance(exc, HTTPException) else None
+        return error_response(
+            404, detail if isinstance(detail, str) else "not found", headers=headers
+        )
+
+    app.add_exception_handler(404, not_found)
