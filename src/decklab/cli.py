@@ -456,6 +456,46 @@ def fairness(
     console.print(render_fairness(report))
 
 
+@app.command()
+def restricted(
+    game: Annotated[str, typer.Argument(help="the game")],
+    agent: Annotated[
+        str, typer.Option("--agent", "-p", help="the agent spec, restricted and not")
+    ] = "greedy",
+    players: Annotated[int | None, typer.Option("--players", help="table size")] = None,
+    games: Annotated[int, typer.Option("--games", "-g", help="games per choice")] = 400,
+    seed: Annotated[int, typer.Option("--seed", help="seed of every deal and agent")] = 0,
+    option: OptionArg = None,
+    workers: Annotated[int, typer.Option("--workers", "-w", help="worker processes")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
+    progress: Annotated[
+        bool, typer.Option("--progress/--no-progress", help="show a progress bar")
+    ] = True,
+) -> None:
+    """How much each of GAME's core choices matters: the agent that never makes it, paired."""
+    from decklab.lab.commands import check_arena_players
+    from decklab.lab.restricted import render_restricted, run_restricted
+
+    try:
+        specs = check_arena_players(game, [agent.strip()])
+        report = run_restricted(
+            game,
+            specs[0],
+            games,
+            seed=seed,
+            players=players,
+            options=parse_option_pairs(option),
+            workers=workers,
+            progress=progress and not as_json,
+        )
+    except DecklabError as exc:
+        raise _fail_as(str(exc), as_json) from None
+    if as_json:
+        print(report.to_json())
+        return
+    console.print(render_restricted(report))
+
+
 def _register_lab() -> None:
     from decklab.lab.commands import register
 
