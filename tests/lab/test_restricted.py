@@ -51,12 +51,10 @@ def test_command_reports_every_choice_with_an_interval() -> None:
 
 
 def test_an_essential_choice_shows_a_clear_difference() -> None:
-    # Barring every bid card but the A (worth 1) leaves the agent outbid on every card.
+    # Barring every bid card but the A (worth 1) leaves the agent outbid: it scores less.
     essential = Choice("all but the ace", r"^bid [JQK]", "test only")
-    report = run_restricted(
-        "facade", "greedy", 64, players=2, progress=False, choices=[essential]
-    )
-    wins = next(d for d in report.choices[0].differences if d["metric"] == "wins")
-    assert wins["deals"] == 32
-    assert wins["t_high"] < 0
-    assert wins["verdict"] == "finding"
+    report = run_restricted("facade", "greedy", 64, players=2, progress=False, choices=[essential])
+    score = next(d for d in report.choices[0].differences if d["metric"] == "score")
+    assert score["deals"] == 32
+    assert score["t_high"] < 0
+    assert score["verdict"] == "finding"
