@@ -279,6 +279,12 @@ def _num(x: Any, pct: bool) -> str:
     return f"{100 * x:+.1f}" if pct else f"{x:+.2f}"
 
 
+def _plain(x: Any, pct: bool) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "—"
+    return f"{100 * x:.1f}%" if pct else f"{x:.2f}"
+
+
 def render_restricted(report: RestrictedReport) -> RenderableType:
     """One row per choice and metric: means, paired difference, interval, verdict."""
     data = report.to_dict()
@@ -307,12 +313,11 @@ def render_restricted(report: RestrictedReport) -> RenderableType:
         for i, d in enumerate(c["differences"]):
             pct = d["metric"] != "score"
             unit = " pts" if pct else ""
-            plain = lambda v: "—" if v is None else (f"{100 * v:.1f}%" if pct else f"{v:.2f}")
             table.add_row(
                 c["name"] if i == 0 else "",
                 d["metric"],
-                plain(d["unrestricted"]),
-                plain(d["restricted"]),
+                _plain(d["unrestricted"], pct),
+                _plain(d["restricted"], pct),
                 _num(d["difference"], pct) + unit,
                 f"{_num(d['t_low'], pct)} – {_num(d['t_high'], pct)}",
                 "—" if d["holm_p"] is None else f"{d['holm_p']:.3g}",
