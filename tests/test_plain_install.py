@@ -53,7 +53,7 @@ def plain(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     if done.returncode != 0:
         if "Could not find a version" in done.stderr or "connection" in done.stderr.lower():
-            pytest.skip(f"the package registry cannot be reached: {done.stderr[-300:]}")
+            pytest.skip(reason=f"the package registry cannot be reached: {done.stderr[-300:]}")
         raise AssertionError(f"pip install failed:\n{done.stderr[-2000:]}")
     return home / "venv" / "bin" / "decklab"
 

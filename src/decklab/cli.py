@@ -34,6 +34,10 @@ OptionArg = Annotated[
     list[str] | None, typer.Option("--option", "-o", help="a game option, key=value (repeatable)")
 ]
 SeedArg = Annotated[int | None, typer.Option("--seed", help="seed of the deal and of all chance")]
+LabSeedArg = Annotated[int, typer.Option("--seed", help="seed of every deal and agent")]
+WorkersArg = Annotated[int, typer.Option("--workers", "-w", help="worker processes")]
+JsonArg = Annotated[bool, typer.Option("--json", help="print the report as JSON")]
+ProgressArg = Annotated[bool, typer.Option("--progress/--no-progress", help="show a progress bar")]
 DealArg = Annotated[
     int | None, typer.Option("--deal", help="deal number: the same number, the same deal")
 ]
@@ -424,13 +428,11 @@ def fairness(
         ),
     ] = None,
     games: Annotated[int, typer.Option("--games", "-g", help="games per table size")] = 400,
-    seed: Annotated[int, typer.Option("--seed", help="seed of every deal and agent")] = 0,
+    seed: LabSeedArg = 0,
     option: OptionArg = None,
-    workers: Annotated[int, typer.Option("--workers", "-w", help="worker processes")] = 1,
-    as_json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
-    progress: Annotated[
-        bool, typer.Option("--progress/--no-progress", help="show a progress bar")
-    ] = True,
+    workers: WorkersArg = 1,
+    as_json: JsonArg = False,
+    progress: ProgressArg = True,
 ) -> None:
     """The same agent in every seat of GAME: per-seat win rates and a χ² test of a seat effect."""
     from decklab.lab.commands import check_arena_players
@@ -464,13 +466,11 @@ def restricted(
     ] = "greedy",
     players: Annotated[int | None, typer.Option("--players", help="table size")] = None,
     games: Annotated[int, typer.Option("--games", "-g", help="games per choice")] = 400,
-    seed: Annotated[int, typer.Option("--seed", help="seed of every deal and agent")] = 0,
+    seed: LabSeedArg = 0,
     option: OptionArg = None,
-    workers: Annotated[int, typer.Option("--workers", "-w", help="worker processes")] = 1,
-    as_json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
-    progress: Annotated[
-        bool, typer.Option("--progress/--no-progress", help="show a progress bar")
-    ] = True,
+    workers: WorkersArg = 1,
+    as_json: JsonArg = False,
+    progress: ProgressArg = True,
 ) -> None:
     """How much each of GAME's core choices matters: the agent that never makes it, paired."""
     from decklab.lab.commands import check_arena_players

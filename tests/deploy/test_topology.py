@@ -28,7 +28,7 @@ GAME = two_player()
 TABLES_PER_MINUTE = 2
 
 if (why := missing_binaries()) is not None:
-    pytest.skip(why, allow_module_level=True)
+    pytest.skip(reason=why, allow_module_level=True)
 
 
 def _database(pg_server: pgserver.PgServer) -> str:

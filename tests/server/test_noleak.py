@@ -313,9 +313,9 @@ def test_rest_answers_identical_when_only_hidden_cards_differ(game: str) -> None
     step are the same for two deals that differ only in cards hidden from that seat."""
     info = get_game(game).info
     if get_game(game).new(info.min_players, seed=1).initial_setup == {}:
-        pytest.skip("nothing is dealt: there is no hidden deal to tell apart")
+        pytest.skip(reason="nothing is dealt: there is no hidden deal to tell apart")
     if info.max_players == 1:
-        pytest.skip("a game played alone shows its deal number by design (docs/server.md)")
+        pytest.skip(reason="a game played alone shows its deal number by design (docs/server.md)")
     assert _rest_differential(game, REST_GAMES_PER_GAME) >= REST_GAMES_PER_GAME // 2
 
 
