@@ -63,13 +63,17 @@ class SeatEnv(gymnasium.Env[Any, np.int64]):
     ) -> None:
         """``opponents``: one for every other seat, or a list of ``num_players - 1``
         given in seat order after the learner's; ``seat``: the learner's seat, or
-        ``"rotate"`` (episode k from seat k mod n) or ``"random"`` (from the reset's
-        generator)."""
+        ``"rotate"`` (episode k after the last seeded reset from seat k mod n) or
+        ``"random"`` (from the reset's generator)."""
         self.table = Table(game, num_players, options)
         n = self.table.num_players
         if n < 2:
             raise ValueError(f"{game} at {n} player(s) has no other seat: use DecklabGymEnv")
-        listed = [opponents] * (n - 1) if isinstance(opponents, str) or callable(opponents) else list(opponents)
+        listed = (
+            [opponents] * (n - 1)
+            if isinstance(opponents, str) or callable(opponents)
+            else list(opponents)
+        )
         if len(listed) != n - 1:
             raise ValueError(f"{len(listed)} opponents for {n - 1} other seats")
         self.opponents: list[Agent | Policy] = [
@@ -117,9 +121,7 @@ class SeatEnv(gymnasium.Env[Any, np.int64]):
             self.state.apply(seat, action)
 
     def _observe(self) -> tuple[Any, dict[str, Any]]:
-        self._legal = (
-            {} if self.state.is_terminal() else self.table.legal(self.state, self.learner)
-        )
+        self._legal = {} if self.state.is_terminal() else self.table.legal(self.state, self.learner)
         mask = self.table.mask(self._legal)
         vector = self.table.observation(self.state, self.learner)
         info: dict[str, Any] = {"action_mask": mask.copy(), "seat": self.learner}
@@ -141,6 +143,8 @@ class SeatEnv(gymnasium.Env[Any, np.int64]):
     ) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
         n = self.table.num_players
+        if seed is not None:
+            self._episodes = 0  # so that reset(seed=s) fixes the episodes that follow
         if self.seat_rule == "rotate":
             self.learner = self._episodes % n
         elif self.seat_rule == "random":
@@ -189,7 +193,10 @@ def self_play_env(
 
 
 def fixed_opponents_env(
-    game: str, opponents: str | Sequence[str] = "greedy", num_players: int | None = None, **kwargs: Any
+    game: str,
+    opponents: str | Sequence[str] = "greedy",
+    num_players: int | None = None,
+    **kwargs: Any,
 ) -> SeatEnv:
     """The learner against decklab's bots, by agent spec (``"greedy"``, ``"expert"``, …)."""
     return SeatEnv(game, opponents, num_players, **kwargs)
