@@ -21,7 +21,8 @@ random play) for every game, against the same random play straight on the engine
 same figure for PettingZoo's own ``leduc_holdem_v4`` and ``connect_four_v3`` (the
 ``bench`` extra installs what they need) in the same run; and for every solo game the
 Gymnasium vector env's steps per second (``--num-envs`` tables, random legal actions,
-one step of every table counting ``num_envs`` steps) beside the single env's.
+one step of every table counting ``num_envs`` steps) beside Gymnasium's
+``SyncVectorEnv`` of the same tables and the single env's.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from typing import Any
 
 import numpy as np
 import pyspiel
+from gymnasium.vector import SyncVectorEnv
 from open_spiel.python.algorithms import ismcts, mcts
 from pettingzoo.test import performance_benchmark
 from rich.console import Console
@@ -216,9 +218,14 @@ def _random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
 
 
-def vector_steps_per_second(game: str, num_envs: int, seconds: float) -> float:
-    """Env steps per second through :class:`DecklabVectorEnv` (``num_envs`` a call)."""
-    env = DecklabVectorEnv(game, num_envs=num_envs)
+def vector_steps_per_second(game: str, num_envs: int, seconds: float, sync: bool = False) -> float:
+    """Env steps per second through :class:`DecklabVectorEnv` (``num_envs`` a call), or
+    through Gymnasium's ``SyncVectorEnv`` of single envs (``sync``), what it replaces."""
+    env: Any = (
+        SyncVectorEnv([lambda: DecklabGymEnv(game) for _ in range(num_envs)])
+        if sync
+        else DecklabVectorEnv(game, num_envs=num_envs)
+    )
     rng = np.random.default_rng(0)
     _, info = env.reset(seed=0)
     steps = 0
@@ -262,6 +269,7 @@ def envs(seconds: float, num_envs: int) -> dict[str, Any]:
         f"decklab/{game}-v{Table(game, 1).version}": {
             "num_envs": num_envs,
             "vector": vector_steps_per_second(game, num_envs, seconds),
+            "sync": vector_steps_per_second(game, num_envs, seconds, sync=True),
             "single": single_steps_per_second(game, seconds),
         }
         for game in solo_games()
@@ -330,11 +338,15 @@ def main(argv: list[str] | None = None) -> int:
                 "–" if raw is None else f"{row['share']:.0%}",
             )
         vector = RichTable(title="Gymnasium: env steps per second (random legal actions)")
-        for col in ("env", "tables", "vector env", "single env"):
+        for col in ("env", "tables", "vector env", "SyncVectorEnv", "single env"):
             vector.add_column(col, justify="left" if col == "env" else "right")
         for name, row in result["vector"].items():
             vector.add_row(
-                name, str(row["num_envs"]), f"{row['vector']:,.0f}", f"{row['single']:,.0f}"
+                name,
+                str(row["num_envs"]),
+                f"{row['vector']:,.0f}",
+                f"{row['sync']:,.0f}",
+                f"{row['single']:,.0f}",
             )
     if args.json:
         print(json.dumps(result, indent=2))
