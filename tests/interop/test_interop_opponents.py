@@ -96,3 +96,14 @@ def test_gymnasium_check_env_passes() -> None:
         check_env(env, skip_render_check=True)  # it has no spec to remake it by
     text = env.render()
     assert isinstance(text, str) and text
+
+
+def test_a_callback_that_plays_illegally_is_refused_and_named() -> None:
+    def bad(observation: np.ndarray, mask: np.ndarray) -> int:
+        return int(np.flatnonzero(mask == 0)[0])
+
+    env = self_play_env("facade", bad, num_players=2, seat=0)
+    with pytest.raises(ValueError, match="seat 1 chose illegal"):
+        env.reset(seed=0)
+        for _ in range(200):  # until seat 1's first turn
+            env.step(int(np.flatnonzero(env.action_masks())[0]))

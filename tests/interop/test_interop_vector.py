@@ -104,3 +104,12 @@ def test_returned_arrays_are_not_reused() -> None:
     kept = {k: v.copy() for k, v in first.items()}
     env.step(first_legal(info["action_mask"]))
     assert data_equivalence(first, kept, exact=True)
+
+
+def test_render_gives_every_tables_frame() -> None:
+    env = DecklabVectorEnv(GAME, num_envs=2, render_mode="rgb_array")
+    env.reset(seed=0)
+    frames = env.render()
+    assert frames is not None and len(frames) == 2
+    assert all(f.ndim == 3 and f.shape[2] == 3 for f in frames)
+    assert DecklabVectorEnv(GAME, num_envs=2).render() is None

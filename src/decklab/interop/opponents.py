@@ -150,12 +150,19 @@ class SeatEnv(gymnasium.Env[Any, np.int64]):
         elif self.seat_rule == "random":
             self.learner = int(self.np_random.integers(n))
         self._episodes += 1
-        self.state = self.table.new_state(int(self.np_random.integers(2**63 - 1)))
         for who in self.opponents:
             if isinstance(who, Agent):
                 who.reseed(int(self.np_random.integers(2**63 - 1)))
+        for _ in range(100):  # a deal the others finish before the learner's turn: deal again
+            self.state = self.table.new_state(int(self.np_random.integers(2**63 - 1)))
+            self._play_others()
+            if not self.state.is_terminal():
+                break
+        else:
+            raise RuntimeError(
+                f"100 games of {self.table.info.title} ended before seat {self.learner} had a move"
+            )
         self._done = False
-        self._play_others()
         obs, info = self._observe()
         return obs, info
 

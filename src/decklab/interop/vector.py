@@ -39,7 +39,7 @@ class DecklabVectorEnv(VectorEnv[Any, npt.NDArray[np.int64], npt.NDArray[Any]]):
     """``num_envs`` independent tables of one solo game, batched."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012
-        "render_modes": [],
+        "render_modes": ["ansi", "rgb_array"],
         "autoreset_mode": AutoresetMode.NEXT_STEP,
     }
 
@@ -54,11 +54,10 @@ class DecklabVectorEnv(VectorEnv[Any, npt.NDArray[np.int64], npt.NDArray[Any]]):
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
         self.envs = [
-            DecklabGymEnv(game, options, mask_in_observation=mask_in_observation)
-            for _ in range(num_envs)
+            DecklabGymEnv(game, options, render_mode, mask_in_observation) for _ in range(num_envs)
         ]
         self.num_envs = num_envs
-        self.render_mode = render_mode  # accepted for make_vec; tables are not drawn in batch
+        self.render_mode = render_mode
         self.mask_in_observation = mask_in_observation
         first = self.envs[0]
         self.single_observation_space = first.observation_space
@@ -134,6 +133,13 @@ class DecklabVectorEnv(VectorEnv[Any, npt.NDArray[np.int64], npt.NDArray[Any]]):
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """``(num_envs, actions)`` booleans: each table's legal actions now."""
         return np.stack([env.action_masks() for env in self.envs])
+
+    def render(self) -> tuple[Any, ...] | None:
+        """Every table's frame (``"ansi"`` text or ``"rgb_array"`` image), as
+        ``SyncVectorEnv`` gives them; ``None`` without a render mode."""
+        if self.render_mode not in self.metadata["render_modes"]:
+            return None
+        return tuple(env.render() for env in self.envs)
 
     def close_extras(self, **kwargs: Any) -> None:
         for env in self.envs:
