@@ -17,13 +17,19 @@ A win counts 1, a shared win 1/2; the interval is Wilson's at 95 %. Long: run it
 the background (``nice -n 10 python bench/interop.py match … > match.txt``).
 
 ``envs``: PettingZoo's own ``performance_benchmark`` (turns per second for 5 s of
-random play) for every game, against the same random play straight on the engine.
+random play) for every game, against the same random play straight on the engine; the
+same figure for PettingZoo's own ``leduc_holdem_v4`` and ``connect_four_v3`` (the
+``bench`` extra installs what they need) in the same run; and for every solo game the
+Gymnasium vector env's steps per second (``--num-envs`` tables, random legal actions,
+one step of every table counting ``num_envs`` steps) beside Gymnasium's
+``SyncVectorEnv`` of the same tables and the single env's.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import io
 import json
 import random
@@ -33,6 +39,7 @@ from typing import Any
 
 import numpy as np
 import pyspiel
+from gymnasium.vector import SyncVectorEnv
 from open_spiel.python.algorithms import ismcts, mcts
 from pettingzoo.test import performance_benchmark
 from rich.console import Console
@@ -43,7 +50,9 @@ from decklab.bots import make_agent
 from decklab.engine.registry import game_names, get_game
 from decklab.interop import openspiel
 from decklab.interop import pettingzoo as dz
+from decklab.interop.gymnasium import DecklabGymEnv, solo_games
 from decklab.interop.table import Table
+from decklab.interop.vector import DecklabVectorEnv
 from decklab.lab.stats import wilson
 
 
@@ -191,18 +200,81 @@ def engine_turns_per_second(game: str, seconds: float) -> float:
     return turns / (time.perf_counter() - start)
 
 
-def envs(seconds: float) -> dict[str, Any]:
-    out = {}
+PEERS = ("leduc_holdem_v4", "connect_four_v3")
+"""PettingZoo's classic environments measured beside decklab's, by the same benchmark."""
+
+
+def peer_turns_per_second(name: str) -> float | None:
+    """A PettingZoo classic env's turns/s; ``None`` where its extra is not installed."""
+    try:
+        module = importlib.import_module(f"pettingzoo.classic.{name}")
+    except ImportError:  # rlcard (leduc) or pygame (connect four) missing
+        return None
+    return _turns_per_second(module.env())
+
+
+def _random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A random legal action per row (0 for a row with none: that table resets)."""
+    return np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
+
+
+def vector_steps_per_second(game: str, num_envs: int, seconds: float, sync: bool = False) -> float:
+    """Env steps per second through :class:`DecklabVectorEnv` (``num_envs`` a call), or
+    through Gymnasium's ``SyncVectorEnv`` of single envs (``sync``), what it replaces."""
+    env: Any = (
+        SyncVectorEnv([lambda: DecklabGymEnv(game) for _ in range(num_envs)])
+        if sync
+        else DecklabVectorEnv(game, num_envs=num_envs)
+    )
+    rng = np.random.default_rng(0)
+    _, info = env.reset(seed=0)
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        _, _, _, _, info = env.step(_random_actions(info["action_mask"], rng))
+        steps += num_envs
+    return steps / (time.perf_counter() - start)
+
+
+def single_steps_per_second(game: str, seconds: float) -> float:
+    """The same random play through one :class:`DecklabGymEnv`, reset by hand."""
+    env = DecklabGymEnv(game)
+    rng = np.random.default_rng(0)
+    _, info = env.reset(seed=0)
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        action = _random_actions(info["action_mask"][None], rng)[0]
+        _, _, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            _, info = env.reset()
+        steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def envs(seconds: float, num_envs: int) -> dict[str, Any]:
+    pettingzoo: dict[str, Any] = {}
     for game in game_names():
         env = dz.env(game)
         pz = _turns_per_second(env)
         raw = engine_turns_per_second(game, seconds)
-        out[Table(game).name] = {
+        pettingzoo[Table(game).name] = {
             "pettingzoo": pz,
             "engine": raw,
             "share": pz / raw,
         }
-    return out
+    for name in PEERS:
+        pettingzoo[name] = {"pettingzoo": peer_turns_per_second(name), "engine": None}
+    vector = {
+        f"decklab/{game}-v{Table(game, 1).version}": {
+            "num_envs": num_envs,
+            "vector": vector_steps_per_second(game, num_envs, seconds),
+            "sync": vector_steps_per_second(game, num_envs, seconds, sync=True),
+            "single": single_steps_per_second(game, seconds),
+        }
+        for game in solo_games()
+    }
+    return {"pettingzoo": pettingzoo, "vector": vector}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -215,6 +287,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--move-time", type=float, default=0.02, help="match: seconds a move")
     parser.add_argument("--games-count", type=int, default=200, help="match: games per game")
     parser.add_argument("--seed", type=int, default=1, help="match: first deal")
+    parser.add_argument("--num-envs", type=int, default=8, help="envs: vector env's tables")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     games = [g.strip() for g in args.games.split(",") if g.strip()]
@@ -252,18 +325,35 @@ def main(argv: list[str] | None = None) -> int:
                 f"{low:.3f}–{high:.3f}",
             )
     else:
-        result = envs(args.seconds)
+        result = envs(args.seconds, args.num_envs)
         table = RichTable(title="PettingZoo performance_benchmark: turns per second (random play)")
         for col in ("env", "PettingZoo", "engine alone", "share"):
             table.add_column(col, justify="left" if col == "env" else "right")
-        for name, row in result.items():
+        for name, row in result["pettingzoo"].items():
+            pz, raw = row["pettingzoo"], row["engine"]
             table.add_row(
-                name, f"{row['pettingzoo']:,.0f}", f"{row['engine']:,.0f}", f"{row['share']:.0%}"
+                name,
+                "not installed" if pz is None else f"{pz:,.0f}",
+                "–" if raw is None else f"{raw:,.0f}",
+                "–" if raw is None else f"{row['share']:.0%}",
+            )
+        vector = RichTable(title="Gymnasium: env steps per second (random legal actions)")
+        for col in ("env", "tables", "vector env", "SyncVectorEnv", "single env"):
+            vector.add_column(col, justify="left" if col == "env" else "right")
+        for name, row in result["vector"].items():
+            vector.add_row(
+                name,
+                str(row["num_envs"]),
+                f"{row['vector']:,.0f}",
+                f"{row['sync']:,.0f}",
+                f"{row['single']:,.0f}",
             )
     if args.json:
         print(json.dumps(result, indent=2))
     else:
         console.print(table)
+        if args.what == "envs":
+            console.print(vector)
     return 0
 
 

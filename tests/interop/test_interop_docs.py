@@ -4,6 +4,7 @@ worked example runs."""
 from __future__ import annotations
 
 import importlib.util
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -43,3 +44,15 @@ def test_the_worked_example_trains_and_reports() -> None:
         check=True,
     )
     assert "trained (" in out.stdout and "greedy" in out.stdout and "random" in out.stdout
+
+
+@pytest.mark.parametrize(
+    "section", ["### N tables in one process", "### A learner at a multiplayer table"]
+)
+def test_the_vector_and_seat_examples_run(section: str) -> None:
+    text = (DOCS / "interop.md").read_text(encoding="utf-8")
+    start = text.index(section)
+    end = text.index("\n##", start + len(section))
+    blocks = re.findall(r"```python\n(.*?)```", text[start:end], re.S)
+    assert blocks, f"no example under {section!r}"
+    exec(compile("\n".join(blocks), f"interop.md: {section}", "exec"), {})

@@ -15,6 +15,10 @@ observation the vector alone (the mask then only in ``info`` and ``action_masks(
 so a policy is not fed the mask as input; ``render_mode="rgb_array"`` draws the
 table from the game's layout (decklab/interop/picture.py), and another unknown mode
 is accepted with a warning and renders nothing, so ``make_vec_env`` works.
+
+``gymnasium.make_vec(id, num_envs=N, vectorization_mode="vector_entry_point")`` gives
+decklab/interop/vector.py's :class:`~decklab.interop.vector.DecklabVectorEnv`, N tables
+in one process; decklab/interop/opponents.py seats a learner at a multiplayer table.
 """
 
 from __future__ import annotations
@@ -128,7 +132,10 @@ def register_all() -> list[str]:
         ident = env_id(game)
         if ident not in gymnasium.registry:
             gymnasium.register(
-                id=ident, entry_point=f"{__name__}:DecklabGymEnv", kwargs={"game": game}
+                id=ident,
+                entry_point=f"{__name__}:DecklabGymEnv",
+                vector_entry_point="decklab.interop.vector:DecklabVectorEnv",
+                kwargs={"game": game},
             )
         ids.append(ident)
     return ids
