@@ -223,7 +223,9 @@ def _play_and_kill(server: ForkedServer) -> None:
         acked = sorted(a for seat in people for a in seat.acked)
         versions = [v for v, _, _ in acked]
         assert len(set(versions)) == len(versions), f"table {table}: two acks of one version"
-        record = httpx.get(f"{server.base}/api/tables/{table}/record", timeout=10).json()
+        # (a record is worked out by the heavy workers, which a restarted server starts at
+        # its first heavy request: on a machine busy with the rest of the suite, seconds)
+        record = httpx.get(f"{server.base}/api/tables/{table}/record", timeout=120).json()
         if "viewer" in record:  # not finished: ask for the full record from the database
             record = _full_record(server, table)
         names = {f"p{seat.seat + 1}" for seat in people}
