@@ -151,7 +151,8 @@ def test_bots_of_a_table_are_driven_by_one_process(
             f"the bots made {detail['actions']} moves, then stopped"
         )
 
-        record = httpx.get(f"{a.base}/api/tables/{made['id']}/record").json()
+        # (the heavy workers start at a server's first heavy request: seconds when busy)
+        record = httpx.get(f"{a.base}/api/tables/{made['id']}/record", timeout=120).json()
         from decklab.engine import records
 
         state, applied = records.replay(record)
