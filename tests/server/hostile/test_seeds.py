@@ -354,7 +354,8 @@ async def test_chance_after_the_deal_is_fresh_and_survives_a_restart(
         again = await second.table(table.id)
         assert again.secret == secret and again.actions == 6
         await _play_to_chance(second, table.id, tokens, 12)
-        assert again.summary()["deal_secret"] is None
+        # (random moves may end the game by then: the secret shows exactly when it is over)
+        assert again.summary()["deal_secret"] == (secret.hex() if again.finished else None)
         record = records.make_record(again.state)
         chances = _chance_of(record)
         assert any(chances), "no action drew chance"
