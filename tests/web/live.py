@@ -49,8 +49,7 @@ class LiveServer:
         self.base = f"http://127.0.0.1:{self.port}"
         options = {"grace_s": 30.0, "heartbeat_s": 5.0, "tables_per_window": 10000, **settings}
         self.settings = Settings(database_url=f"sqlite:///{folder / 'web.sqlite3'}", **options)
-        # the bots' workers do the heavy requests too: no worker starts at a first replay
-        self.app = create_app(self.settings, pool=pool, heavy_pool=pool)
+        self.app = create_app(self.settings, pool=pool)
         config = uvicorn.Config(
             self.app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on"
         )
