@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SERVE_STAMP := $(VENV)/.installed-serve
 
-.PHONY: venv build play serve test test-pure lint typecheck bench golden clean system-deps
+.PHONY: venv build play serve test test-pure test-sb3 lint typecheck bench golden clean system-deps
 
 $(VENV)/bin/python:
 	$(PY) -m venv $(VENV)
@@ -67,6 +67,16 @@ test: $(STAMP) system-deps build
 # again, with the compiled modules switched off.
 test-pure: $(STAMP) system-deps
 	DECKLAB_PURE=1 $(BIN)/pytest -q -n $(JOBS)
+
+# Stable-Baselines3 through the Gymnasium interface (MaskablePPO on the Cabin). Its own
+# extra and target because it pulls torch, gigabytes of CUDA libraries: .ci/run runs it,
+# `make test` leaves it out and the test says so when it skips.
+$(VENV)/.sb3: $(STAMP)
+	$(BIN)/pip install -q -e '.[sb3]'
+	touch $(VENV)/.sb3
+
+test-sb3: $(VENV)/.sb3
+	DECKLAB_REQUIRE_SB3=1 $(BIN)/pytest -q -p no:randomly -n 0 tests/interop -k sb3
 
 $(VENV)/.bench: $(STAMP)
 	$(BIN)/pip install -q -e '.[bench]'
