@@ -247,6 +247,24 @@ def test_report_json_and_table() -> None:
     assert data["ratings"][0]["low"] is None  # two deals: no bootstrap interval
 
 
+def test_a_solo_report_leads_with_the_score_and_names_wins_perfect_games() -> None:
+    """A patience game has no opponents: win rates for equals and a per-seat table
+    (one seat) say nothing, and the score is what a player aims at."""
+    from rich.console import Console
+
+    from decklab.engine.registry import game_names, get_game
+    from decklab.lab.render import render_report
+
+    solo = next(g for g in game_names() if get_game(g).info.max_players == 1)
+    report = run_arena(solo, ["greedy", "random"], 2, seed=1, progress=False)
+    console = Console(record=True, width=200)
+    console.print(render_report(report, get_game(solo).info.score_unit))
+    text = console.export_text()
+    assert "By seat" not in text and "win rate" not in text and "for equals" not in text
+    header = next(line for line in text.splitlines() if "games" in line and "agent" in line)
+    assert header.index("mean") < header.index("perfect games")
+
+
 def test_arena_rejects_bad_input_clearly() -> None:
     with pytest.raises(DecklabError, match="no agent named"):
         run_arena("corporation", ["nosuch"], 2, progress=False)

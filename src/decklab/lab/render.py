@@ -20,25 +20,31 @@ def _num(x: float) -> str:
 
 
 def _rate_table(
-    title: str, rows: list[Rate], first: str, unit: str, extra: tuple[str, list[str]] | None = None
+    title: str,
+    rows: list[Rate],
+    first: str,
+    unit: str,
+    extra: tuple[str, list[str]] | None = None,
+    solo: bool = False,
 ) -> Table:
+    """Win rates then mean scores; a solo game leads with the score (what a player of
+    patience aims at) and calls its wins what they are, perfect games."""
     table = Table(title=title, title_justify="left")
     table.add_column(first, style="bold")
     table.add_column("games", justify="right")
-    table.add_column("win rate", justify="right")
-    table.add_column("95% interval", justify="right")
-    table.add_column(f"mean {unit}", justify="right")
-    table.add_column("95% interval", justify="right")
+    rate = ("perfect games" if solo else "win rate", "95% interval")
+    score = (f"mean {unit}", "95% interval")
+    for name in (*score, *rate) if solo else (*rate, *score):
+        table.add_column(name, justify="right")
     if extra is not None:
         table.add_column(extra[0], justify="right")
     for n, r in enumerate(rows):
+        rates = [_pct(r.win_rate), f"{_pct(r.win_low)} – {_pct(r.win_high)}"]
+        scores = [_num(r.mean_score), f"{_num(r.score_low)} – {_num(r.score_high)}"]
         table.add_row(
             r.label,
             str(r.games),
-            _pct(r.win_rate),
-            f"{_pct(r.win_low)} – {_pct(r.win_high)}",
-            _num(r.mean_score),
-            f"{_num(r.score_low)} – {_num(r.score_high)}",
+            *(scores + rates if solo else rates + scores),
             *([extra[1][n]] if extra is not None else []),
         )
     return table
@@ -55,10 +61,11 @@ def render_report(report: ArenaReport, score_unit: str = "score") -> RenderableT
     if report.stopped_early:
         head += f" (stopped early; {report.deals_planned} deals allowed)"
     parts.append(Text(head, style="bold"))
+    solo = report.players == 1
     parts.append(
         Text(
-            f"mean length {_num(mean)} decisions (95%: {_num(low)} – {_num(high)}); "
-            f"expected win rate for equals: {_pct(1 / report.players)}"
+            f"mean length {_num(mean)} decisions (95%: {_num(low)} – {_num(high)})"
+            + ("" if solo else f"; expected win rate for equals: {_pct(1 / report.players)}")
         )
     )
     if report.unfair:
@@ -68,14 +75,16 @@ def render_report(report: ArenaReport, score_unit: str = "score") -> RenderableT
     think = [f"{report.seconds_per_decision[spec]:.4f}" for spec in report.agents]
     parts.append(
         _rate_table(
-            "By agent (a shared win counts 1/k)",
+            "By agent" if solo else "By agent (a shared win counts 1/k)",
             report.per_agent,
             "agent",
             score_unit,
             ("s/decision", think),
+            solo=solo,
         )
     )
-    parts.append(_rate_table("By seat", report.per_seat, "seat", score_unit))
+    if not solo:  # one seat: its row would repeat the games of every agent together
+        parts.append(_rate_table("By seat", report.per_seat, "seat", score_unit))
     if report.ratings:
         ratings = Table(
             title=(
