@@ -8,10 +8,18 @@ export class ApiError extends Error {
   }
 }
 
+let csrf = null;
+
+/** The logged-in session's CSRF token (account.js), sent with every request that changes. */
+export function setCsrf(value) {
+  csrf = value;
+}
+
 export async function api(path, { method = "GET", body = undefined, token = null } = {}) {
   const headers = { accept: "application/json" };
   if (body !== undefined) headers["content-type"] = "application/json";
   if (token) headers.authorization = `Bearer ${token}`;
+  if (csrf && method !== "GET") headers["x-csrf-token"] = csrf;
   const answer = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   if (answer.status === 204) return null;
   let data = null;
