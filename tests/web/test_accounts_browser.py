@@ -14,6 +14,7 @@ from typing import Any
 from decklab.engine.registry import game_names, get_game
 
 from .live import LiveServer
+from .test_accessibility import violations
 from .ui import offered, ready, server_legal
 
 PASSWORD = "a long enough password"
@@ -66,12 +67,14 @@ def test_sign_up_log_in_passkey_and_a_second_device(browser: Any, live: LiveServ
         _authenticator(one, page)
         page.goto(base + "/account")
         ready(page)
+        assert violations(page) == []
         # sign up: logged in at once
         page.fill("#signup-name", "pia")
         page.fill("#signup-password", PASSWORD)
         page.click("#signup-form button[type=submit]")
         page.wait_for_selector("h1:has-text('Hello, pia')")
         assert page.text_content("#account-link") == "pia"
+        assert violations(page) == []
         cookie = next(c for c in one.cookies() if c["name"] == "decklab_session")
         assert cookie["httpOnly"] and cookie["sameSite"] == "Lax"
         # the page cannot read its session cookie
