@@ -339,3 +339,22 @@ def test_log_out_everywhere_and_a_password_change_end_other_sessions(client: Tes
     assert revoked.status_code == 200 and revoked.json()["revoked"] == 1
     assert client.get("/api/me").status_code == 401
     del me
+
+
+def test_play_again_keeps_the_seat_the_accounts(client: TestClient) -> None:
+    me = signup(client, "pat")
+    table = _create(
+        client,
+        me,
+        game=two_player(),
+        players=2,
+        seats=[{"kind": "open"}, {"kind": "bot", "bot": "random"}],
+    )
+    token = _join(client, me, table["id"], "p1")
+    play_out(client, table["id"], token, me)
+    again = client.post(f"/api/tables/{table['id']}/again", headers=auth(token) | page(me))
+    assert again.status_code == 200, again.text
+    games = client.get("/api/me/games").json()
+    (new,) = games["active"]
+    assert new["table"] == again.json()["id"] and new["token"] == token
+    assert [g["table"] for g in games["finished"]] == [table["id"]]
