@@ -341,7 +341,7 @@ def test_log_out_everywhere_and_a_password_change_end_other_sessions(client: Tes
     del me
 
 
-def test_play_again_keeps_the_seat_the_accounts(client: TestClient) -> None:
+def test_play_again_keeps_the_accounts_seat(client: TestClient) -> None:
     me = signup(client, "pat")
     table = _create(
         client,
