@@ -61,6 +61,16 @@ class Settings:
     """Hints per seat and per address per ``hint_window_s``: each hint is an expert bot
     thinking (CPU in the bot workers every table shares); 304 hints in 20 s from one
     client slowed another table's bots by 40%. A hint every five seconds is plenty."""
+    # -- accounts (docs/server.md, "Accounts")
+    logins_per_account_window: int = 5
+    logins_per_address_window: int = 20
+    login_window_s: float = 300.0
+    """Login attempts per account and per address per ``login_window_s`` (every attempt
+    counts, good or bad): five guesses at a password each five minutes, as Lichess allows
+    about as many; 20 from one address, a household or a club behind one NAT."""
+    signups_per_window: int = 5
+    signup_window_s: float = 3600.0
+    """Accounts made per address per ``signup_window_s``."""
     allowed_origins: frozenset[str] = field(default_factory=frozenset)
     """Extra origins allowed to open a WebSocket (the server's own is always allowed)."""
     full_gc_every_s: float = 0.0

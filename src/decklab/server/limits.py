@@ -128,6 +128,16 @@ class Limits:
             s.hints_per_address_window, s.hint_window_s, "hints from this address"
         )
 
+        self.login_accounts = Buckets(
+            s.logins_per_account_window, s.login_window_s, "login attempts for this account"
+        )
+        self.login_addresses = Buckets(
+            s.logins_per_address_window, s.login_window_s, "login attempts from this address"
+        )
+        self.signups = Buckets(
+            s.signups_per_window, s.signup_window_s, "accounts from this address"
+        )
+
     def charge(self, *charges: Charge) -> None:
         """Count one event against every charge, or against none: if any bucket is
         empty, :class:`RateLimited` names it and says when to come back."""
@@ -156,6 +166,17 @@ class Limits:
 
     def join(self, address: str) -> None:
         self.charge(Charge(self.joins, address))
+
+    def login(self, address: str, account_key: str | None) -> None:
+        """One login attempt (password or passkey), of an address, maybe naming an account:
+        both budgets are spent, whether the attempt succeeds or not."""
+        charges = [Charge(self.login_addresses, address)]
+        if account_key is not None:
+            charges.append(Charge(self.login_accounts, account_key))
+        self.charge(*charges)
+
+    def signup(self, address: str) -> None:
+        self.charge(Charge(self.signups, address))
 
 
 def install(app: FastAPI, settings: Settings) -> None:

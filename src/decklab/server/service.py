@@ -86,7 +86,16 @@ def _now_iso() -> str:
 
 
 def _seat(row: SeatRow) -> Seat:
-    return Seat(row.kind, row.nickname, row.token_hash, row.bot_spec, row.zombie, row.clock_ms)
+    return Seat(
+        row.kind,
+        row.nickname,
+        row.token_hash,
+        row.bot_spec,
+        row.zombie,
+        row.clock_ms,
+        account_id=row.account_id,
+        token_salt=row.token_salt,
+    )
 
 
 def _chat(row: ChatRow) -> ChatMessage:
@@ -418,8 +427,10 @@ class TableService:
         rows: list[SeatRow] = []
         for index, spec in enumerate(seat_specs):
             kept = carry[index] if carry is not None else None
+            account_id = salt = None
             if kept is not None and kept.kind == "human":
                 kind, nickname, token_hash = "human", kept.nickname, kept.token_hash
+                account_id, salt = kept.account_id, kept.token_salt
             elif spec.bot is not None:
                 kind, nickname, token_hash = "bot", None, None
             else:
@@ -434,6 +445,8 @@ class TableService:
                     bot_spec=spec.bot if kind == "bot" else None,
                     zombie=False,
                     clock_ms=None if clock_json is None or kind == "bot" else clock_json["base_ms"],
+                    account_id=account_id,
+                    token_salt=salt,
                 )
             )
         status = "playing" if all(r.kind != "open" for r in rows) else "waiting"
@@ -460,7 +473,7 @@ class TableService:
             table_id,
             cls,
             state,
-            [Seat(r.kind, r.nickname, r.token_hash, r.bot_spec, False, r.clock_ms) for r in rows],
+            [_seat(r) for r in rows],
             1,
             status,
             public,
@@ -496,17 +509,31 @@ class TableService:
             raise ServiceError("bad_request", str(exc)) from None
 
     # ------------------------------------------------------------ seats
-    async def join(self, table_id: str, seat_text: str, nickname: str) -> tuple[int, str]:
-        """Take an open seat; returns the seat and its token (shown only this once)."""
+    async def join(
+        self,
+        table_id: str,
+        seat_text: str,
+        nickname: str,
+        *,
+        token: str | None = None,
+        account: tuple[int, str] | None = None,
+    ) -> tuple[int, str]:
+        """Take an open seat; returns the seat and its token (shown only this once).
+
+        ``token`` and ``account`` (its id and the token's salt): a logged-in person's seat,
+        whose token is derived from the account's key (:mod:`decklab.server.accounts.seats`)
+        so that any of their devices can be handed it again."""
         name = clean_nickname(nickname)
         table = await self.table(table_id)
         async with table.lock:
             table = await self._fresh(table)
             seat = table.seat_index(seat_text)
             starting = table.may_join(seat)
-            token = new_token()
+            token = token or new_token()
             token_hash = hash_token(token)
-            changes = {"kind": "human", "nickname": name, "token_hash": token_hash}
+            changes: dict[str, Any] = {"kind": "human", "nickname": name, "token_hash": token_hash}
+            if account is not None:
+                changes |= {"account_id": account[0], "token_salt": account[1]}
             status = "playing" if starting else table.status
             await self._commit(
                 table,
@@ -514,6 +541,8 @@ class TableService:
                 table_values={"status": status},
             )
             table.seated(seat, name, token_hash, status)
+            if account is not None:
+                table.seats[seat].account_id, table.seats[seat].token_salt = account
             self.hub.publish(table, "join", {"seat": seat_name(seat), "nickname": name})
             if starting:
                 self.hub.notice(table, "start", {})
@@ -728,6 +757,7 @@ class TableService:
             return None
         return SoloResultRow(
             nickname=table.seats[0].nickname or "",
+            account_id=table.seats[0].account_id,
             game=after.info.name,
             deal=table.seed if table.seed is not None and table.seed < 2**31 else None,
             score=float(after.scores()[0]),
@@ -1009,11 +1039,16 @@ class TableService:
         return out
 
     async def stats(
-        self, nickname: str, game: str | None = None, *, address: str | None = None
+        self,
+        nickname: str,
+        game: str | None = None,
+        *,
+        address: str | None = None,
+        account_id: int | None = None,
     ) -> dict[str, Any]:
         """A nickname's solo statistics per game: games, perfect, average, best, streaks, deals
         (worked out in the heavy pool: a keen player's thousands of games are many rows)."""
         with self.heavy.gate.share(address):
-            rows = await asyncio.to_thread(self.store.solo_results, nickname, game)
+            rows = await asyncio.to_thread(self.store.solo_results, nickname, game, account_id)
             plain = [(r.game, r.deal, r.score, r.perfect) for r in rows]
             return await self.heavy.work(heavy.solo_stats, plain, game)

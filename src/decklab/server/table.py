@@ -67,6 +67,9 @@ class Seat:
     clock_ms: int | None = None
     connections: int = 0
     left: bool = False
+    account_id: int | None = None
+    """The account the seat belongs to (None: a guest's); kept for play again and results."""
+    token_salt: str | None = None
 
     def public(self, index: int) -> dict[str, Any]:
         return {

@@ -8,11 +8,27 @@ export class ApiError extends Error {
   }
 }
 
+let csrf = null;
+
+/** The logged-in session's CSRF token (account.js), sent with every request that changes. */
+export function setCsrf(value) {
+  csrf = value;
+}
+
 export async function api(path, { method = "GET", body = undefined, token = null } = {}) {
   const headers = { accept: "application/json" };
   if (body !== undefined) headers["content-type"] = "application/json";
   if (token) headers.authorization = `Bearer ${token}`;
-  const answer = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  if (csrf && method !== "GET") headers["x-csrf-token"] = csrf;
+  let answer = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  if (answer.status === 403 && method !== "GET" && (await answer.clone().json().catch(() => ({}))).error?.code === "csrf") {
+    // logged in or out in another tab since this page asked: ask again, try once more
+    const me = await fetch("/api/me", { headers: { accept: "application/json" } });
+    setCsrf(me.ok ? (await me.json()).csrf : null);
+    if (csrf) headers["x-csrf-token"] = csrf;
+    else delete headers["x-csrf-token"];
+    answer = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  }
   if (answer.status === 204) return null;
   let data = null;
   try {

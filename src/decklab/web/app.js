@@ -5,6 +5,7 @@ import { LobbyPage } from "./lobby.js";
 import { TablePage } from "./table.js";
 import { ReplayPage } from "./replay.js";
 import { RulesPage, RulingsPage } from "./rules.js";
+import { AccountPage, loadMe } from "./account.js";
 
 const main = document.getElementById("main");
 let current = null;
@@ -15,6 +16,7 @@ function pageFor(path) {
   if ((m = /^\/replay\/([\w-]+)$/.exec(path))) return new ReplayPage(main, m[1]);
   if ((m = /^\/rules\/([\w-]+)$/.exec(path))) return new RulesPage(main, m[1]);
   if (path === "/rulings") return new RulingsPage(main);
+  if (path === "/account") return new AccountPage(main);
   return new LobbyPage(main);
 }
 
@@ -58,4 +60,4 @@ window.addEventListener("popstate", () => {
   route();
 });
 
-route();
+loadMe().finally(route);

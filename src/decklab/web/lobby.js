@@ -3,6 +3,7 @@
 import { h, fill } from "./dom.js";
 import { api, games, keepSeat, nickname, setNickname } from "./api.js";
 import { BOT_LEVELS, seatLabel, link } from "./common.js";
+import { currentUser } from "./account.js";
 
 // Ruling ids in parentheses, e.g. "(F1)", "(F1, F2)" or "(N8; default: …)": for the
 // rules page, not for a form (a remark after the ids repeats what the form says).
@@ -71,7 +72,7 @@ export class LobbyPage {
       h("section.panel", { "aria-labelledby": "you-h" },
         h("h2#you-h", {}, "You"),
         h("label", { for: "nick" }, "Nickname"),
-        h("input#nick", { maxlength: 32, autocomplete: "nickname", value: nickname(), onchange: (ev) => setNickname(ev.target.value.trim()) })),
+        h("input#nick", { maxlength: 32, autocomplete: "nickname", value: currentUser() ? currentUser().username : nickname(), readonly: currentUser() ? true : null, onchange: (ev) => setNickname(ev.target.value.trim()) })),
       h("section", { "aria-labelledby": "games-h" },
         h("h2#games-h", {}, "The games"),
         h("ul.game-list", {}, this.games.map((g) => h("li.game", { "data-game": g.name },

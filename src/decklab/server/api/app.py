@@ -21,11 +21,13 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from decklab.server import metrics, trace
 from decklab.server.access import AccessLog
+from decklab.server.accounts.service import AccountService
 from decklab.server.api import errors
 from decklab.server.api.models import ErrorOut
 from decklab.server.api.origin import HostCheck, SitePolicy
-from decklab.server.api.routes import games, stats, tables, web
+from decklab.server.api.routes import accounts, games, stats, tables, web
 from decklab.server.api.security import Hygiene, WindowLimit
+from decklab.server.api.session import CsrfGuard
 from decklab.server.bots import BotPool
 from decklab.server.config import Settings
 from decklab.server.heap import HeapPolicy
@@ -33,6 +35,7 @@ from decklab.server.limits import install as install_limits
 from decklab.server.live import router as live_router
 from decklab.server.retention import RetentionSweep
 from decklab.server.service import TableService
+from decklab.server.store.accounts import AccountStore
 from decklab.server.store.db import default_url, is_postgres, make_engine, upgrade
 from decklab.server.store.queries import Store
 
@@ -77,6 +80,7 @@ def create_app(
         service = TableService(store, settings, workers, coordinator, heavy_pool)
         await service.start()
         app.state.service = service
+        app.state.accounts = AccountService(AccountStore(store.engine), service)
         metrics.watch(service)
         retention = RetentionSweep(store, settings)
         retention.start()
@@ -106,6 +110,7 @@ def create_app(
     app.state.settings = settings
     app.state.create_limit = WindowLimit(settings.tables_per_window, settings.table_window_s)
     app.state.site_policy = SitePolicy(settings)
+    app.add_middleware(CsrfGuard, policy=app.state.site_policy)
     app.add_middleware(HostCheck, policy=app.state.site_policy)
     app.add_middleware(Hygiene)
     install_limits(app, settings)
@@ -143,6 +148,7 @@ def create_app(
     app.include_router(games.router)
     app.include_router(tables.router)
     app.include_router(stats.router)
+    app.include_router(accounts.router)
     app.include_router(live_router)
     app.include_router(metrics.router)
     web.install(app)

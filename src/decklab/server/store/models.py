@@ -73,6 +73,12 @@ class SeatRow(Base):
     zombie: Mapped[bool] = mapped_column(Boolean, default=False)
     """A person's seat played by a bot while they are away (reclaimable with the token)."""
     clock_ms: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    account_id: Mapped[int | None] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True, index=True
+    )
+    """The account the seat belongs to (None: a guest's, a bot's, an open seat)."""
+    token_salt: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """An account's seat: the random input its token is derived from (accounts/seats.py)."""
 
 
 class ActionRow(Base):
@@ -119,4 +125,72 @@ class SoloResultRow(Base):
     score: Mapped[float] = mapped_column(Float)
     perfect: Mapped[bool] = mapped_column(Boolean)
     table_id: Mapped[str] = mapped_column(String(32))
+    account_id: Mapped[int | None] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True, index=True
+    )
+    """The account that played it (None: a guest); an account's statistics count only these."""
     finished_at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class AccountRow(Base):
+    """A person's account: a unique username, an argon2id hash of the password (never the
+    password), and the key its seats' tokens are derived from."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    username: Mapped[str] = mapped_column(String(32))
+    username_key: Mapped[str] = mapped_column(String(32), unique=True)
+    """The username folded to lower case: ``Ann`` and ``ann`` are one name."""
+    password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    seat_key: Mapped[bytes] = mapped_column(LargeBinary(32))
+    webauthn_user_id: Mapped[bytes] = mapped_column(LargeBinary(32), unique=True)
+    """The random user handle passkeys carry (never the username or the row id)."""
+    created_at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SessionRow(Base):
+    """A logged-in browser: only the SHA-256 of its cookie's token is kept."""
+
+    __tablename__ = "account_sessions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    last_seen_at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    revoked_at: Mapped[_dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    how: Mapped[str] = mapped_column(String(16))
+    """``password`` or ``passkey``: how this session logged in (shown in the export)."""
+
+
+class PasskeyRow(Base):
+    """A passkey (WebAuthn credential) of an account: its id and public key."""
+
+    __tablename__ = "passkeys"
+
+    credential_id: Mapped[str] = mapped_column(String(400), primary_key=True)
+    """base64url, as the browser sends it."""
+    account_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    public_key: Mapped[bytes] = mapped_column(LargeBinary)
+    sign_count: Mapped[int] = mapped_column(BigInteger, default=0)
+    created_at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ChallengeRow(Base):
+    """A WebAuthn ceremony's challenge between its two requests (in the database, so that
+    another server process may answer the second); used once, and short-lived."""
+
+    __tablename__ = "webauthn_challenges"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    challenge: Mapped[bytes] = mapped_column(LargeBinary(64))
+    purpose: Mapped[str] = mapped_column(String(16))
+    account_id: Mapped[int | None] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True
+    )
+    created_at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -243,9 +243,17 @@ class Store:
                     seats[seat.table_id].append(seat)
             return [(t, seats[t.id]) for t in tables]
 
-    def solo_results(self, nickname: str, game: str | None = None) -> list[SoloResultRow]:
+    def solo_results(
+        self, nickname: str, game: str | None = None, account_id: int | None = None
+    ) -> list[SoloResultRow]:
+        """An account's results (``account_id``), else a guest nickname's: the games played
+        under that name by nobody's account (an account's name is its own)."""
         with self.sessions() as db:
-            query = select(SoloResultRow).where(SoloResultRow.nickname == nickname)
+            query = select(SoloResultRow).where(
+                SoloResultRow.account_id == account_id
+                if account_id is not None
+                else (SoloResultRow.nickname == nickname) & SoloResultRow.account_id.is_(None)
+            )
             if game is not None:
                 query = query.where(SoloResultRow.game == game)
             return list(db.scalars(query.order_by(SoloResultRow.finished_at, SoloResultRow.id)))

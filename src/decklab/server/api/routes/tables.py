@@ -23,6 +23,7 @@ from decklab.server.api.models import (
     UndoRequest,
 )
 from decklab.server.api.options import check_option_types
+from decklab.server.api.session import AccountsDep, MaybeCallerDep
 from decklab.server.errors import ServiceError
 from decklab.server.hub import sync_frame
 from decklab.server.service import TableService
@@ -89,11 +90,30 @@ async def table_details(table_id: str, service: ServiceDep) -> TableSummary:
 
 @router.post("/{table_id}/join", response_model=JoinResult)
 async def join(
-    table_id: str, body: JoinRequest, service: ServiceDep, limits: LimitsDep, address: AddressDep
+    table_id: str,
+    body: JoinRequest,
+    service: ServiceDep,
+    limits: LimitsDep,
+    address: AddressDep,
+    accounts: AccountsDep,
+    caller: MaybeCallerDep,
 ) -> JoinResult:
-    """Take an open seat: the answer holds the seat token, shown only this once."""
+    """Take an open seat: the answer holds the seat token, shown only this once. Logged in,
+    the seat is the account's, under its username, and follows it to its other devices; a
+    guest may not take a nickname that is an account's username."""
     limits.join(address)
-    seat, token = await service.join(table_id, body.seat, body.nickname)
+    if caller is None:
+        if await accounts.is_account_name(body.nickname.strip()) is not None:
+            raise ServiceError(
+                "name_taken", "that nickname is an account's username: log in to use it", 409
+            )
+        seat, token = await service.join(table_id, body.seat, body.nickname)
+    else:
+        account = caller.account
+        token, salt = accounts.new_seat(account)
+        seat, token = await service.join(
+            table_id, body.seat, account.username, token=token, account=(account.id, salt)
+        )
     return JoinResult(table=table_id, seat=seat_label(seat), token=token)
 
 

@@ -24,7 +24,15 @@ from decklab.server.api.errors import error_body, error_response, responses
 from decklab.server.errors import ServiceError
 
 router = APIRouter(tags=["web"], responses=responses())
-PAGES = ("/", "/rules", "/rules/{name}", "/table/{table_id}", "/replay/{table_id}", "/rulings")
+PAGES = (
+    "/",
+    "/rules",
+    "/rules/{name}",
+    "/table/{table_id}",
+    "/replay/{table_id}",
+    "/rulings",
+    "/account",
+)
 
 
 class RulesText(BaseModel):
