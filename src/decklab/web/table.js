@@ -79,6 +79,7 @@ export class TablePage {
   stop() {
     clearInterval(this.ticker);
     if (this.dockSize) this.dockSize.disconnect();
+    document.documentElement.style.removeProperty("--dock-h");
     this.clearPending();
     document.removeEventListener("keydown", this.onKey);
     if (this.live) this.live.close();
@@ -517,7 +518,7 @@ export class TablePage {
     const dock = this.root.querySelector(".dock");
     const page = this.root.querySelector(".table-page");
     if (window.ResizeObserver && dock && page) {
-      this.dockSize = new ResizeObserver(() => page.style.setProperty("--dock-h", `${dock.offsetHeight}px`));
+      this.dockSize = new ResizeObserver(() => document.documentElement.style.setProperty("--dock-h", `${dock.offsetHeight}px`));
       this.dockSize.observe(dock);
     }
   }
