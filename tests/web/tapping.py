@@ -130,7 +130,9 @@ GEOMETRY = """
     // a target under the docked hand is brought above it first, as a person scrolls to it
     const dock = document.querySelector('.dock');
     const dockTop = dock && !dock.contains(el) ? dock.getBoundingClientRect().top : H;
-    if (r.top < 0 || r.bottom > Math.min(H, dockTop)) { el.scrollIntoView({ block: 'nearest' }); r = el.getBoundingClientRect(); }
+    const box = el.closest('.own-wrap');
+    const clip = box ? box.getBoundingClientRect() : { top: 0, bottom: H };
+    if (r.top < clip.top || r.bottom > Math.min(H, dockTop, clip.bottom)) { el.scrollIntoView({ block: 'nearest' }); r = el.getBoundingClientRect(); }
     const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
     if (!hit || !(hit === el || el.contains(hit)))
       out.push(`${name}: its centre hits ${hit ? hit.outerHTML.slice(0, 80) : 'nothing'}`);
@@ -156,5 +158,4 @@ def play_game_by_taps(page: Page, rng: random.Random, check: bool = True) -> lis
             check_geometry(page, f"move {len(counts) + 1}")
         action = rng.choice(offered(page))
         counts.append(tap_move(page, action))
-        assert not page.evaluate("window.decklabTable.allOpen === true")  # the list never opened
     return counts
