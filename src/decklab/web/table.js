@@ -384,6 +384,9 @@ export class TablePage {
   }
 
   play(action) {
+    // a move made at the table by keys brings focus back to the table for the next one
+    const at = this.pending ? this.pending.back : this.refocus || this.focusMark();
+    if (at && /^\[data-(key|word|role="bar-move")/.test(at)) this.wantTable = true;
     this.clearPending();
     if (!this.legal.includes(action) || this.sending) return;
     this.sending = action;
@@ -580,7 +583,7 @@ export class TablePage {
     this.renderEnd();
     this.renderLog();
     this.renderChat();
-    this.roveTable(focus);
+    const back = this.roveTable(focus);
     if (this.focusPending && this.pending) {
       this.focusPending = false;
       const undo = this.els.bar.querySelector('[data-role="take-back"]');
@@ -592,6 +595,8 @@ export class TablePage {
         first.scrollIntoView({ block: "nearest" });
         first.focus({ preventScroll: true });
       }
+    } else if (back) {
+      // focus came back to the table for the next move
     } else if (this.focusNext && this.tableFocused(focus)) {
       // after a choice by keyboard, focus goes where the move goes on: a target that
       // keeps a move, or the remaining choices in the action bar
@@ -629,16 +634,18 @@ export class TablePage {
    */
   roveTable(mark) {
     const targets = [...this.root.querySelectorAll(TARGETS)];
-    const lost = mark && (mark.startsWith("[data-key") || mark.startsWith("[data-part")) && !this.root.querySelector(mark);
-    if (lost || (mark === null && document.activeElement === document.body && this.wantTable)) this.wantTable = true;
-    if (!targets.length) return;
+    const lost = mark && mark.startsWith("[data-key") && !this.root.querySelector(mark);
+    if (lost) this.wantTable = true;
+    if (!targets.length) return false;
     const here = mark ? this.root.querySelector(mark) : null;
     const stop = here && targets.includes(here) ? here : targets.find((el) => el.classList.contains("narrows")) || targets[0];
     rove(this.root, stop);
-    if (this.wantTable && this.legal.length) {
+    if (this.wantTable && this.legal.length && !this.pending) {
       this.wantTable = false;
       stop.focus({ preventScroll: true });
+      return true;
     }
+    return false;
   }
 
   turnLine() {
