@@ -53,7 +53,9 @@ NEXT = """
 
 LOG: list[str] = []
 
-ON_TARGET = "document.activeElement && document.activeElement.matches('.felt .card-btn, .felt .zone-btn')"
+ON_TARGET = (
+    "document.activeElement && document.activeElement.matches('.felt .card-btn, .felt .zone-btn')"
+)
 
 
 def key_move(page: Any, action: str) -> int:
@@ -98,7 +100,8 @@ def key_move(page: Any, action: str) -> int:
         press("Enter")
         page.wait_for_function(IDLE)
         if page.evaluate(
-            "n => (window.decklabTable.played || 0) > n || window.decklabTable.pending !== null", played
+            "n => (window.decklabTable.played || 0) > n || window.decklabTable.pending !== null",
+            played,
         ):
             break
         assert presses < 80
@@ -138,12 +141,16 @@ def test_shortcuts_undo_hint_and_the_move_list(page: Any, live: LiveServer) -> N
     key_move(page, offered(page)[0])
     assert version(page) > v0
     page.keyboard.press("Control+z")  # Ctrl+Z undoes, alone
-    page.wait_for_function("v => Number(document.querySelector('.felt-wrap').dataset.version) !== v", arg=version(page))
+    page.wait_for_function(
+        "v => Number(document.querySelector('.felt-wrap').dataset.version) !== v", arg=version(page)
+    )
     v1 = version(page)
     key_move(page, offered(page)[0])
     page.wait_for_function("window.decklabTable.frame.can_undo")
     page.keyboard.press("u")  # and so does u
-    page.wait_for_function("v => Number(document.querySelector('.felt-wrap').dataset.version) !== v", arg=version(page))
+    page.wait_for_function(
+        "v => Number(document.querySelector('.felt-wrap').dataset.version) !== v", arg=version(page)
+    )
     assert version(page) != v1
     page.keyboard.press("h")
     page.wait_for_selector(".hint strong", timeout=30000)

@@ -45,9 +45,13 @@ def test_a_whole_game_by_taps_on_the_table(
         check_geometry(page, "end screen")
         page.goto(f"{live.base}/replay/{table_id}?as=p1")
         page.wait_for_selector(".felt")
-        width = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        width = page.evaluate(
+            "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+        )
         assert width[0] <= width[1], f"the replay scrolls sideways: {width}"
         assert not errors
-        print(f"{game} {players} {size['width']}: {sum(taps) / len(taps):.2f} taps a move over {len(taps)}")
+        print(
+            f"{game} {players} {size['width']}: {sum(taps) / len(taps):.2f} taps a move over {len(taps)}"
+        )
     finally:
         ctx.close()
