@@ -250,6 +250,10 @@ class Table:
     viewer: str | None = None
     facts: tuple[str, ...] = field(default_factory=tuple)
     """Short public facts worth a glance (counters, past results), one per line."""
+    words: tuple[tuple[str, str], ...] = ()
+    """How words of the actions that no card or zone carries read on a button
+    (``("up", "face up")``): an interface offers such words as the remaining choices
+    of a move (a seat split into its face-up and face-down halves) and labels them so."""
 
     def zones(self) -> Iterator[Zone]:
         for row in self.rows:
@@ -265,6 +269,7 @@ class Table:
             "viewer": self.viewer,
             "status": self.status,
             "facts": list(self.facts),
+            "words": dict(self.words),
             "rows": [r.to_json() for r in self.rows],
         }
 

@@ -159,7 +159,7 @@ export function cardSvg(card, owner = null) {
 }
 
 /** A card as an element: a button when it can be chosen, an image otherwise. */
-export function cardElement(card, { owner = null, onSelect = null, selected = false, narrows = false } = {}) {
+export function cardElement(card, { owner = null, onSelect = null, selected = false, narrows = false, id = null } = {}) {
   const name = cardName(card, owner);
   const caption = card.label ? h("span.card-label", { "aria-hidden": "true" }, card.label) : null;
   if (onSelect) {
@@ -168,9 +168,10 @@ export function cardElement(card, { owner = null, onSelect = null, selected = fa
       "aria-label": name,
       "aria-pressed": selected ? "true" : "false",
       "data-key": card.key,
+      "data-card": id,
       class: narrows ? "narrows" : null,
       onclick: (ev) => { ev.stopPropagation(); onSelect(card.key); },
     }, cardSvg(card, owner), caption);
   }
-  return h("span.card-img", { role: "img", "aria-label": name }, cardSvg(card, owner), caption);
+  return h("span.card-img", { role: "img", "aria-label": name, "data-card": id }, cardSvg(card, owner), caption);
 }

@@ -41,3 +41,58 @@ export function choose(legal, selected, key) {
     play: next.length && candidates.length === 1 ? candidates[0] : null,
   };
 }
+
+/** Every key a card or a zone of ``layout`` carries: the words a tap on the table can choose. */
+export function tableKeys(layout) {
+  const out = new Set();
+  if (!layout) return out;
+  for (const row of layout.rows || []) {
+    for (const zone of row.zones || []) {
+      if (zone.key) out.add(zone.key);
+      for (const card of zone.cards || []) if (card.key) out.add(card.key);
+    }
+  }
+  return out;
+}
+
+/**
+ * The words that tell ``candidates`` apart and that nothing on the table shows (a
+ * verb, "up" or "down"), in the order they first come: the remaining choices of a
+ * move, offered as buttons (in the action bar, or as the parts of a target).
+ */
+export function offTableChoices(candidates, onTable) {
+  if (candidates.length < 2) return [];
+  const sets = candidates.map((a) => new Set(words(a)));
+  const out = [];
+  for (const a of candidates) {
+    for (const w of words(a)) {
+      if (onTable.has(w) || out.includes(w)) continue;
+      if (!sets.every((s) => s.has(w))) out.push(w);
+    }
+  }
+  return out;
+}
+
+/** The selection that choosing ``key`` leads to (as :func:`choose`, without toggling off). */
+export function selectionWith(legal, selected, key) {
+  if (selected.includes(key)) return selected.slice();
+  const next = [...selected, key];
+  return narrow(legal, next).length ? next : [key];
+}
+
+/**
+ * A target that one tap cannot settle alone, split into parts: the words off the
+ * table that the moves through ``key`` still differ by. Tapping a part chooses the
+ * key and the word at once, so a card then a half of a seat is a whole move.
+ * Returns [] when there is nothing to split.
+ */
+export function targetParts(legal, selected, key, onTable) {
+  const next = selectionWith(legal, selected, key);
+  const through = narrow(legal, next);
+  return offTableChoices(through, onTable).filter((w) => narrow(through, [w]).length > 0);
+}
+
+/** Legal actions no tap on the table can reach: not one of their words lies on it. */
+export function offTableActions(legal, onTable) {
+  return legal.filter((a) => !words(a).some((w) => onTable.has(w)));
+}

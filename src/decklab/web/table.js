@@ -4,8 +4,9 @@
 import { h, fill } from "./dom.js";
 import { api, ApiError, seatAt, keepSeat, nickname, setNickname, games, newId } from "./api.js";
 import { Live } from "./live.js";
-import { renderLayout, renderZone, seatZones } from "./layout.js";
-import { choose, narrow, keysOf } from "./moves.js";
+import { renderLayout, renderZone, seatZones, ownRows, renderOwn } from "./layout.js";
+import { choose, narrow, keysOf, tableKeys, offTableChoices, offTableActions, targetParts, selectionWith } from "./moves.js";
+import { TARGETS, arrowTarget, rove, isTyping } from "./keys.js";
 import { seatLabel, moveText, logList, scoreTable, breakdownList, link } from "./common.js";
 
 const LOG_SHOWN = 200;
@@ -54,12 +55,7 @@ export class TablePage {
     this.conn = "connecting";
     this.scheduled = false;
     this.pending = null; // a move chosen on the cards, waiting out its undo window
-    this.onKey = (ev) => {
-      if (ev.key === "Escape" && this.pending) {
-        ev.preventDefault();
-        this.takeBack();
-      }
-    };
+    this.onKey = (ev) => this.key(ev);
   }
 
   async start() {
@@ -82,6 +78,8 @@ export class TablePage {
 
   stop() {
     clearInterval(this.ticker);
+    if (this.dockSize) this.dockSize.disconnect();
+    document.documentElement.style.removeProperty("--dock-h");
     this.clearPending();
     document.removeEventListener("keydown", this.onKey);
     if (this.live) this.live.close();
@@ -109,7 +107,10 @@ export class TablePage {
         break;
       case "event":
         if (f.state) this.setState(f.state);
-        for (const line of f.log || []) this.log.set(line.index, line);
+        for (const line of f.log || []) {
+          if (!this.log.has(line.index) && (!this.seat || line.actor !== this.seat.seat)) this.announce(line.say || `${line.actor}: ${line.text}`);
+          this.log.set(line.index, line);
+        }
         // an undo (or a change made through another server process) may shorten the log
         if (f.kind === "undo" || f.kind === "update") this.resync();
         if (f.kind === "join") this.refreshSummary();
@@ -247,7 +248,75 @@ export class TablePage {
     this.selected = got.selected;
     this.message = "";
     if (got.play) this.propose(got.play);
-    else this.schedule();
+    else {
+      this.focusNext = true;
+      this.schedule();
+    }
+  }
+
+  /** A part of a split target (a seat's "face up" half): its key and its word at once. */
+  selectPart(key, word) {
+    if (this.pending) this.clearPending();
+    this.selected = selectionWith(this.legal, this.selected, key).filter((k) => k !== word);
+    this.select(word);
+  }
+
+  /** Say a line to screen readers (another seat's move) through the live region. */
+  announce(text) {
+    if (!this.els || !this.els.say) return;
+    this.said = (this.said || []).concat(String(text)).slice(-3);
+    this.els.say.textContent = this.said.join(" ");
+  }
+
+  // ------------------------------------------------------------ keys
+  /**
+   * The table's keys: arrows move across the cards and places (a roving tab stop),
+   * Enter or Space plays what has focus (it is a button), Escape takes back a waiting
+   * move; u or Ctrl+Z undoes (alone) or takes back, h asks a hint, m opens the moves.
+   */
+  key(ev) {
+    if (ev.key === "Escape" && this.pending) {
+      ev.preventDefault();
+      this.takeBack();
+      return;
+    }
+    if (ev.altKey || ev.metaKey || isTyping(ev.target)) return;
+    const ctrlZ = ev.ctrlKey && (ev.key === "z" || ev.key === "Z");
+    if (ev.ctrlKey && !ctrlZ) return;
+    if (ev.key === "u" || ev.key === "U" || ctrlZ) {
+      if (this.pending) this.takeBack();
+      else if (this.frame && this.frame.can_undo && this.alone) this.undo();
+      else return;
+      ev.preventDefault();
+    } else if (ev.key === "h" || ev.key === "H") {
+      if (!this.spec || !this.spec.solo || !this.seat || !this.legal.length) return;
+      ev.preventDefault();
+      this.askHint();
+    } else if (ev.key === "m" || ev.key === "M") {
+      if (!this.legal.length) return;
+      ev.preventDefault();
+      this.showMoves();
+    } else if (ev.key.startsWith("Arrow") && ev.target instanceof Element && ev.target.matches(TARGETS)) {
+      const next = arrowTarget(this.root, ev.target, ev.key, (el) => this.eligible(el));
+      if (!next) return;
+      ev.preventDefault();
+      rove(this.root, next);
+      next.focus();
+    }
+  }
+
+  /** Whether arrows stop at a target: any playable one, or, once a choice is made, those that keep a move. */
+  eligible(el) {
+    if (!this.selected.length) return true;
+    if (el.getAttribute("aria-pressed") === "true" || el.dataset.part) return true;
+    return keysOf(narrow(this.legal, this.selected)).has(el.dataset.key);
+  }
+
+  /** The list of legal moves, opened and focused: the fallback, one tap (or m) away. */
+  showMoves() {
+    this.allOpen = true;
+    this.focusMoves = true;
+    this.schedule();
   }
 
   /** Whether a move chosen on the cards waits out an undo window before it is sent. */
@@ -310,11 +379,14 @@ export class TablePage {
   countdown() {
     if (!this.pending || !this.els) return;
     const left = Math.max(0, this.pending.ms - (performance.now() - this.pending.since));
-    const el = this.els.moves.querySelector(".countdown");
+    const el = this.els.bar.querySelector(".countdown");
     if (el) el.textContent = `${(left / 1000).toFixed(1)} s`;
   }
 
   play(action) {
+    // a move made at the table by keys brings focus back to the table for the next one
+    const at = this.pending ? this.pending.back : this.refocus || this.focusMark();
+    if (at && /^\[data-(key|word|role="bar-move")/.test(at)) this.wantTable = true;
     this.clearPending();
     if (!this.legal.includes(action) || this.sending) return;
     this.sending = action;
@@ -420,6 +492,9 @@ export class TablePage {
       turn: h("p.turn", { "aria-live": "polite" }),
       seats: h("ul.seats", { "aria-label": "Seats" }),
       felt: h("div.felt-wrap", { "data-version": "" }),
+      own: h("div.own-wrap"),
+      bar: h("section.action-bar", { "aria-label": "Your move" }),
+      say: h("p.visually-hidden.announce", { "aria-live": "polite", role: "log" }),
       moves: h("section.panel.moves", { "aria-labelledby": "moves-h" }),
       solo: h("section.panel.solo", { "aria-label": "Playing alone" }),
       end: h("section.panel.end", { "aria-labelledby": "end-h" }),
@@ -435,11 +510,20 @@ export class TablePage {
             " · ", link(`/rules/${this.summary.game}`, "Rules"), " · ", link("/", "Lobby")),
           this.els.conn),
         this.els.turn,
+        this.els.say,
         this.els.seats,
         h("div.table-grid", {},
-          h("div.play", {}, this.els.felt),
+          h("div.play", {}, this.els.felt,
+            h("div.dock", {}, this.els.own, this.els.bar)),
           h("div.side", {}, this.els.end, this.els.join, this.els.moves, this.els.solo, this.els.log, this.els.chat))));
     this.renderConn();
+    // the page keeps room at its end for the docked hand and action bar (fixed on a phone)
+    const dock = this.root.querySelector(".dock");
+    const page = this.root.querySelector(".table-page");
+    if (window.ResizeObserver && dock && page) {
+      this.dockSize = new ResizeObserver(() => document.documentElement.style.setProperty("--dock-h", `${dock.offsetHeight}px`));
+      this.dockSize.observe(dock);
+    }
   }
 
   renderConn() {
@@ -462,8 +546,13 @@ export class TablePage {
     const mine = this.seat ? this.seat.seat : null;
     const legal = this.legal;
     const candidates = this.selected.length ? narrow(legal, this.selected) : legal;
+    const onTable = tableKeys(f.layout);
     const pick = legal.length && !this.sending
-      ? { usable: keysOf(legal), narrowing: this.selected.length ? keysOf(candidates) : new Set(), selected: this.selected, onSelect: (k) => this.select(k) }
+      ? { usable: keysOf(legal), narrowing: this.selected.length ? keysOf(candidates) : new Set(), selected: this.selected,
+        onSelect: (k) => this.select(k),
+        parts: (k) => targetParts(legal, this.selected, k, onTable),
+        onParts: (k, w) => this.selectPart(k, w),
+        label: (w) => wordLabel(f.layout, w) }
       : null;
 
     // whose turn
@@ -474,7 +563,9 @@ export class TablePage {
     fill(this.els.seats, f.seats.map((seat) => this.seatItem(seat, mine)));
 
     // the table
-    const felt = renderLayout(f.layout, pick);
+    const own = ownRows(f.layout);
+    const felt = renderLayout(f.layout, pick, own);
+    fill(this.els.own, own.size ? renderOwn(f.layout, own, pick) : null);
     if (f.layout.status) felt.prepend(h("p.layout-status", {}, f.layout.status));
     if (f.layout.facts && f.layout.facts.length) {
       // on a round table with nothing in its middle, the facts lie there
@@ -486,15 +577,33 @@ export class TablePage {
     this.els.felt.dataset.toAct = f.to_act.join(" ");
 
     this.renderMoves(candidates);
+    this.renderBar(candidates, onTable);
     this.renderSolo();
     this.renderJoin();
     this.renderEnd();
     this.renderLog();
     this.renderChat();
+    const back = this.roveTable(focus);
     if (this.focusPending && this.pending) {
       this.focusPending = false;
-      const undo = this.els.moves.querySelector('[data-role="take-back"]');
+      const undo = this.els.bar.querySelector('[data-role="take-back"]');
       if (undo) undo.focus({ preventScroll: true });
+    } else if (this.focusMoves) {
+      this.focusMoves = false;
+      const first = this.els.moves.querySelector(".all-moves button[data-action]");
+      if (first) {
+        first.scrollIntoView({ block: "nearest" });
+        first.focus({ preventScroll: true });
+      }
+    } else if (back) {
+      // focus came back to the table for the next move
+    } else if (this.focusNext && this.tableFocused(focus)) {
+      // after a choice by keyboard, focus goes where the move goes on: a target that
+      // keeps a move, or the remaining choices in the action bar
+      this.focusNext = false;
+      const next = this.nextTarget(focus);
+      if (next) next.focus({ preventScroll: true });
+      else this.restoreFocus(focus);
     } else if (this.refocus) {
       const mark = this.refocus;
       this.refocus = null;
@@ -502,6 +611,41 @@ export class TablePage {
     } else {
       this.restoreFocus(focus);
     }
+    this.focusNext = false;
+  }
+
+  tableFocused(mark) {
+    return !!mark && (mark.startsWith("[data-key") || mark.startsWith("[data-word") || this.wantTable);
+  }
+
+  /** After a choice: the target that has focus if it still keeps a move, else the first that does, else a choice button. */
+  nextTarget(mark) {
+    const here = mark ? this.root.querySelector(mark) : null;
+    const targets = [...this.root.querySelectorAll(TARGETS)].filter((el) => this.eligible(el) && el.getAttribute("aria-pressed") !== "true");
+    if (here && targets.includes(here)) return here;
+    const choice = this.els.bar.querySelector("[data-word], [data-role=\"bar-move\"]");
+    return targets[0] || choice || null;
+  }
+
+  /**
+   * One tab stop for the whole table (roving tabindex): the focused target, or the
+   * first playable one. When the target that had focus is gone (the move was played),
+   * focus comes back to the table as soon as there is something to play.
+   */
+  roveTable(mark) {
+    const targets = [...this.root.querySelectorAll(TARGETS)];
+    const lost = mark && mark.startsWith("[data-key") && !this.root.querySelector(mark);
+    if (lost) this.wantTable = true;
+    if (!targets.length) return false;
+    const here = mark ? this.root.querySelector(mark) : null;
+    const stop = here && targets.includes(here) ? here : targets.find((el) => el.classList.contains("narrows")) || targets[0];
+    rove(this.root, stop);
+    if (this.wantTable && this.legal.length && !this.pending) {
+      this.wantTable = false;
+      stop.focus({ preventScroll: true });
+      return true;
+    }
+    return false;
   }
 
   turnLine() {
@@ -563,7 +707,7 @@ export class TablePage {
     } else if (this.sending) {
       parts.push(h("p.sending", {}, `Playing ${moveText(this.sending)}…`));
     } else if (this.pending && legal.includes(this.pending.action)) {
-      parts.push(this.pendingBlock(this.pending));
+      parts.push(h("p", {}, `Playing ${moveText(this.pending.action)} unless you take it back.`));
       parts.push(this.allMoves(legal));
     } else if (!legal.length) {
       const zombie = f.seats.find((s) => s.seat === this.seat.seat)?.zombie;
@@ -574,7 +718,6 @@ export class TablePage {
         : "Click or tap a card or a place to choose a move, or pick one below."));
       if (this.selected.length) {
         parts.push(h("ul.candidates", { "aria-label": "Moves with your choice" }, candidates.map((a) => h("li", {}, this.moveButton(a)))));
-        parts.push(h("button.secondary", { type: "button", "data-role": "clear", onclick: () => { this.selected = []; this.schedule(); } }, "Clear choice"));
       }
       parts.push(this.allMoves(legal));
     }
@@ -594,13 +737,54 @@ export class TablePage {
         h("span.countdown", { "aria-hidden": "true" }, `${(Math.max(0, p.ms - elapsed) / 1000).toFixed(1)} s`)),
       bar,
       h("p.buttons", {},
-        h("button.primary", { type: "button", "data-role": "take-back", onclick: () => this.takeBack() }, "Undo (Esc)"),
+        h("button.primary", { type: "button", "data-role": "take-back", "aria-keyshortcuts": "Escape U", onclick: () => this.takeBack() }, "Undo (Esc)"),
         h("button", { type: "button", "data-role": "send-now", onclick: () => this.sendPending() }, "Play it now")));
+  }
+
+  /**
+   * The action bar, docked at the bottom with the hand: the move waiting out its
+   * window (Undo, Play now), what is chosen, the choices the table cannot show (a
+   * verb, face up or down), Undo and Hint alone, and the list of moves.
+   */
+  renderBar(candidates, onTable) {
+    const el = this.els.bar;
+    const f = this.frame;
+    const legal = this.legal;
+    const parts = [];
+    const buttons = h("div.bar-buttons", {});
+    if (!this.seat) {
+      el.hidden = true;
+      return;
+    }
+    el.hidden = false;
+    if (this.sending) parts.push(h("p.bar-status", {}, `Playing ${moveText(this.sending)}…`));
+    else if (this.pending && legal.includes(this.pending.action)) parts.push(this.pendingBlock(this.pending));
+    else if (!legal.length) parts.push(h("p.bar-status", {}, f.terminal ? "The game is over." : this.turnLine()));
+    else if (this.selected.length) {
+      parts.push(h("p.bar-status", {}, `Chosen: ${this.selected.map((k) => wordLabel(f.layout, k)).join(", ")}`));
+      for (const w of offTableChoices(candidates, onTable)) {
+        buttons.append(h("button.choice", { type: "button", "data-word": w, onclick: () => this.select(w) }, wordLabel(f.layout, w)));
+      }
+      buttons.append(h("button", { type: "button", "data-role": "clear", onclick: () => { this.selected = []; this.schedule(); } }, "Clear"));
+    } else {
+      parts.push(h("p.bar-status", {}, "Your turn: tap a card or a place."));
+      for (const a of offTableActions(legal, onTable)) {
+        buttons.append(h("button.choice", { type: "button", "data-role": "bar-move", "data-bar-action": a, onclick: () => this.play(a) }, moveText(a)));
+      }
+    }
+    if (this.spec && this.spec.solo) {
+      buttons.append(h("span.solo", {},
+        h("button", { type: "button", "data-role": "undo", "aria-keyshortcuts": "U Control+Z", disabled: f.can_undo ? null : true, onclick: () => this.undo() }, "Undo"),
+        h("button", { type: "button", "data-role": "hint", "aria-keyshortcuts": "H", disabled: legal.length ? null : true, onclick: () => this.askHint() }, "Hint")));
+    }
+    if (legal.length) buttons.append(h("button", { type: "button", "data-role": "show-moves", "aria-keyshortcuts": "M", onclick: () => this.showMoves() }, "Moves"));
+    if (buttons.childNodes.length) parts.push(buttons);
+    fill(el, parts);
   }
 
   /** The full list of legal moves, one click away; its buttons send at once. */
   allMoves(legal) {
-    const all = h("details.all-moves", { open: this.allOpen || legal.length <= 6 ? true : null },
+    const all = h("details#all-moves.all-moves", { open: this.allOpen || legal.length <= 6 ? true : null },
       h("summary", {}, `All legal moves (${legal.length})`),
       h("ul", {}, legal.map((a) => h("li", {}, this.moveButton(a)))));
     all.addEventListener("toggle", () => { this.allOpen = all.open; });
@@ -623,11 +807,7 @@ export class TablePage {
     el.hidden = false;
     const parts = [h("h2", {}, "Playing alone")];
     if (this.summary.deal !== null) parts.push(h("p", {}, `Deal number ${this.summary.deal} — anyone can play the same deal.`));
-    const buttons = h("p.buttons", {},
-      h("button", { type: "button", "data-role": "undo", disabled: f.can_undo ? null : true, onclick: () => this.undo() }, "Undo"),
-      " ",
-      h("button", { type: "button", "data-role": "hint", disabled: this.legal.length ? null : true, onclick: () => this.askHint() }, "Hint"));
-    parts.push(buttons);
+    parts.push(h("p.keys-help", {}, "Undo and Hint are in the bar under your cards (keys: u or Ctrl+Z, h)."));
     if (this.hint && this.hint.pending) parts.push(h("p.hint", { "aria-live": "polite" }, "Thinking of a hint…"));
     else if (this.hint) parts.push(h("p.hint", { "aria-live": "polite" }, h("strong", {}, `Hint: ${moveText(this.hint.action)}. `), this.hint.reason));
     if (this.stats) {
@@ -768,7 +948,8 @@ export class TablePage {
     const a = document.activeElement;
     if (!a || a === document.body || !this.root.contains(a)) return null;
     if (a.id) return `#${a.id}`;
-    for (const attr of ["data-action", "data-key", "data-role", "data-join"]) {
+    if (a.dataset.part) return `[data-key="${CSS.escape(a.dataset.key)}"][data-part="${CSS.escape(a.dataset.part)}"]`;
+    for (const attr of ["data-action", "data-key", "data-word", "data-role", "data-join"]) {
       const v = a.getAttribute(attr);
       if (v !== null) return `[${attr}="${CSS.escape(v)}"]`;
     }
@@ -787,6 +968,12 @@ export class TablePage {
       }
     }
   }
+}
+
+/** How a word of the moves reads on a button: the layout's own gloss ("face up") or the word as a card. */
+function wordLabel(layout, word) {
+  const gloss = layout && layout.words ? layout.words[word] : null;
+  return gloss || moveText(word);
 }
 
 export { ApiError };

@@ -19,6 +19,10 @@ def _front_card(entry: dict[str, Any]) -> Card:
     return card(entry["card"], up=bool(entry["up"]), key="", label=label)
 
 
+WORDS = (("up", "face up"), ("down", "face down"))
+"""How the last word of a move reads on the table's buttons (a seat's two halves)."""
+
+
 def table(view: dict[str, Any]) -> Table:
     me = view.get("seat")
     seats = seat_names(view, "totals")
@@ -63,7 +67,7 @@ def table(view: dict[str, Any]) -> Table:
                 ),
             )
     rows.append(Row(tuple(bottom), title=f"{me} (you)" if me in seats else "", owner=me))
-    return Table("Notorious", tuple(rows), _status(view), me, _facts(view))
+    return Table("Notorious", tuple(rows), _status(view), me, _facts(view), WORDS)
 
 
 def _status(view: dict[str, Any]) -> str:

@@ -1,0 +1,171 @@
+"""Playing by keyboard (issue 22): arrows cross the hand, the grid and the zones, Enter
+plays; u or Ctrl+Z undoes, h asks a hint, m opens the list of moves; other seats'
+moves are read out through a live region. A whole game averages under 6 key presses
+a move (Lonely Face and the Cabin are measured)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from .live import LiveServer
+from .tapping import new_table, open_seat
+from .ui import IDLE, offered, version, wait_turn
+
+PATH = """
+async ([key, part]) => {
+  // the arrow keys from the focused target to the one naming ``key`` (and ``part``)
+  const { arrowTarget, TARGETS } = await import('/static/keys.js');
+  const t = window.decklabTable;
+  const start = document.activeElement;
+  if (!start || !start.matches(TARGETS)) return null;
+  const goal = (el) => el.dataset.key === key && (part ? el.dataset.part === part : !el.dataset.part);
+  const seen = new Map([[start, []]]);
+  const queue = [start];
+  while (queue.length) {
+    const el = queue.shift();
+    if (goal(el)) return seen.get(el);
+    for (const k of ['ArrowRight', 'ArrowLeft', 'ArrowDown', 'ArrowUp']) {
+      const next = arrowTarget(t.root, el, k, (e) => t.eligible(e));
+      if (next && !seen.has(next)) { seen.set(next, [...seen.get(el), k]); queue.push(next); }
+    }
+  }
+  return null;
+}
+"""
+
+NEXT = """
+([words, selected]) => {
+  const sel = new Set(selected);
+  for (const el of document.querySelectorAll('.felt [data-part]'))
+    if (words.includes(el.dataset.key) && words.includes(el.dataset.part)) return ['part', el.dataset.key, el.dataset.part];
+  for (const el of document.querySelectorAll('.felt .card-btn[data-key], .felt .zone-btn[data-key]:not([data-part])'))
+    if (words.includes(el.dataset.key) && !sel.has(el.dataset.key)) return ['key', el.dataset.key, null];
+  for (const el of document.querySelectorAll('.action-bar [data-word]'))
+    if (words.includes(el.dataset.word)) return ['word', el.dataset.word, null];
+  for (const el of document.querySelectorAll('.action-bar [data-bar-action]'))
+    if (el.dataset.barAction === words.join(' ')) return ['action', el.dataset.barAction, null];
+  return null;
+}
+"""
+
+LOG: list[str] = []
+
+ON_TARGET = (
+    "document.activeElement && document.activeElement.matches('.felt .card-btn, .felt .zone-btn')"
+)
+
+
+def key_move(page: Any, action: str) -> int:
+    """Play ``action`` by keys alone; returns the presses it took."""
+    words = action.split()
+    played = page.evaluate("window.decklabTable.played || 0")
+    before = version(page)
+    presses = 0
+
+    def press(key: str) -> None:
+        nonlocal presses
+        LOG.append(key[:5])
+        page.keyboard.press(key)
+        presses += 1
+
+    while True:
+        page.wait_for_function(IDLE)
+        step = page.evaluate(NEXT, [words, page.evaluate("window.decklabTable.selected")])
+        assert step is not None, f"no key leads to {action!r}"
+        kind, a, b = step
+        if kind in ("word", "action"):
+            attr = "data-word" if kind == "word" else "data-bar-action"
+            sel = f'.action-bar [{attr}="{a}"]'
+            for _ in range(30):
+                if page.evaluate(f"document.activeElement.matches('{sel}')"):
+                    break
+                press("Tab")
+            else:
+                raise AssertionError(f"Tab never reached the choice {a!r}")
+        else:
+            for _ in range(60):
+                if page.evaluate(ON_TARGET):
+                    break
+                press("Tab")
+            path = page.evaluate(PATH, [a, b])
+            assert path is not None, f"the arrows do not reach {a} {b or ''}: " + page.evaluate(
+                "() => JSON.stringify({sel: window.decklabTable.selected, at: document.activeElement.outerHTML.slice(0, 120),"
+                " el: [...document.querySelectorAll('.felt .card-btn, .felt .zone-btn')].filter(e => window.decklabTable.eligible(e)).map(e => e.dataset.key)})"
+            )
+            for k in path:
+                press(k)
+        press("Enter")
+        page.wait_for_function(IDLE)
+        if page.evaluate(
+            "n => (window.decklabTable.played || 0) > n || window.decklabTable.pending !== null",
+            played,
+        ):
+            break
+        assert presses < 80
+    page.wait_for_function(
+        """([v, n]) => {
+            const t = window.decklabTable;
+            return (t.played || 0) > n && t.pending === null && t.sending === null
+                && Number(document.querySelector('.felt-wrap').dataset.version) > v;
+        }""",
+        arg=[before, played],
+    )
+    return presses
+
+
+@pytest.mark.parametrize(("game", "players"), [("lonely-face", 2), ("cabin", 1)])
+def test_a_whole_game_by_keyboard_averages_under_six_presses_a_move(
+    page: Any, live: LiveServer, game: str, players: int
+) -> None:
+    table_id, token = new_table(live, game, players)
+    open_seat(page, live, table_id, token)
+    rng = random.Random(game)
+    counts: list[int] = []
+    while wait_turn(page, "p1", timeout=60000):
+        counts.append(key_move(page, rng.choice(offered(page))))
+    assert counts
+    mean = sum(counts) / len(counts)
+    print(f"{game}: {mean:.2f} presses a move over {len(counts)} (max {max(counts)})")
+    assert mean < 6, f"{game}: {mean:.2f} presses a move: {counts} {LOG[:80]}"
+    assert not page.js_errors
+
+
+def test_shortcuts_undo_hint_and_the_move_list(page: Any, live: LiveServer) -> None:
+    table_id, token = new_table(live, "cabin", 1)
+    open_seat(page, live, table_id, token)
+    assert wait_turn(page, "p1")
+    v0 = version(page)
+    key_move(page, offered(page)[0])
+    assert version(page) > v0
+    page.keyboard.press("Control+z")  # Ctrl+Z undoes, alone
+    page.wait_for_function(
+        "v => Number(document.querySelector('.felt-wrap').dataset.version) !== v", arg=version(page)
+    )
+    v1 = version(page)
+    key_move(page, offered(page)[0])
+    page.wait_for_function("window.decklabTable.frame.can_undo")
+    page.keyboard.press("u")  # and so does u
+    page.wait_for_function(
+        "v => Number(document.querySelector('.felt-wrap').dataset.version) !== v", arg=version(page)
+    )
+    assert version(page) != v1
+    page.keyboard.press("h")
+    page.wait_for_selector(".hint strong", timeout=30000)
+    page.keyboard.press("m")
+    page.wait_for_function("document.querySelector('.all-moves').open")
+    assert page.evaluate("document.activeElement.matches('.all-moves button[data-action]')")
+
+
+def test_other_seats_moves_are_announced(page: Any, live: LiveServer) -> None:
+    table_id, token = new_table(live, "lonely-face", 2)
+    open_seat(page, live, table_id, token)
+    assert page.get_attribute(".announce", "aria-live") == "polite"
+    while wait_turn(page, "p1"):
+        key_move(page, offered(page)[0])
+        text = page.inner_text(".announce")
+        if "p2" in text:
+            break
+    assert "p2" in page.inner_text(".announce")
