@@ -20,6 +20,8 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -318,6 +320,43 @@ def seat_names(view: Mapping[str, Any], key: str) -> list[str]:
 TableFn = Callable[[dict[str, Any]], Table]
 
 _FOUND: dict[str, TableFn] = {}
+
+
+_OWN_SEAT = "\x00own"
+_READER: ContextVar[str | None] = ContextVar("decklab_layout_reader", default=_OWN_SEAT)
+
+
+@contextmanager
+def read_by(reader: str | None) -> Iterator[None]:
+    """Lay tables out for ``reader`` (a seat name, or None for someone seated nowhere).
+
+    A seat's view is usually read by that seat, and a layout says "you" of it. But a
+    finished table shows every seat's last view to everyone, and a replay may be watched
+    by a stranger: then "Your hand" and "(you)" would name the wrong person. Inside this
+    block :func:`you` and :func:`yours` speak to ``reader`` instead of the view's seat."""
+    token = _READER.set(reader)
+    try:
+        yield
+    finally:
+        _READER.reset(token)
+
+
+def is_reader(seat: str, own: str | None) -> bool:
+    """Whether the person reading the table sits at ``seat``. ``own`` is the seat the
+    view belongs to: the reader unless :func:`read_by` says otherwise."""
+    reader = _READER.get()
+    return seat == (own if reader == _OWN_SEAT else reader)
+
+
+def you(seat: str, own: str | None, text: str | None = None) -> str:
+    """``text`` (the seat's name by default), marked "(you)" for the reader's own seat."""
+    shown = seat if text is None else text
+    return f"{shown} (you)" if is_reader(seat, own) else shown
+
+
+def yours(noun: str, seat: str, own: str | None) -> str:
+    """ "Your hand" for the reader's seat, "p2's hand" for another's."""
+    return f"Your {noun}" if is_reader(seat, own) else f"{seat}'s {noun}"
 
 
 def table_function(state_class: type) -> TableFn:

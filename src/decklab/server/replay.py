@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from decklab.engine.errors import RecordError
+from decklab.engine.layout import read_by
 from decklab.engine.registry import get_game
 from decklab.engine.state import GameState, Viewer, seat_name
 from decklab.server import frames
@@ -50,18 +51,23 @@ def replay_text(
     seed: int | None,
     actions: Sequence[tuple[int, str, Sequence[str]]],
     wanted: Viewer,
+    reader: str | None = None,
 ) -> str:
     """The replay answer (``head`` and the game after ``actions`` as ``wanted`` saw it
     then: log and view) as JSON text: worked out in a heavy worker (:mod:`.heavy`) from
     plain data, never on the event loop — the encoding too, which for a long game's
-    log is tens of milliseconds more."""
+    log is tens of milliseconds more. ``reader`` is the seat of whoever asks (None for
+    someone seated nowhere): the layout says "you" of that seat only, not of ``wanted``
+    (a finished table shows every seat's side to everyone)."""
     state, entries = rebuild(get_game(game), num_players, options, setup, seed, actions)
+    with read_by(reader):
+        part = frames.game_part(state, wanted, acting=False)
     return frames.encode(
         {
             **head,
             "viewer": seat_name(wanted) if wanted is not None else SPECTATOR,
             "log": frames.log_for(state, entries, wanted),
-            **frames.game_part(state, wanted, acting=False),
+            **part,
         }
     )
 

@@ -993,7 +993,8 @@ class TableService:
             )
         if not 0 <= step <= table.actions:
             raise ServiceError("bad_request", f"step is 0 to {table.actions}")
-        key = (table.id, table.version, step, wanted)
+        reader = seat_name(viewer) if viewer is not None else None
+        key = (table.id, table.version, step, wanted, reader)
         text = self.heavy.replays.get(key) if table.finished else None
         if text is None:
             with self.heavy.gate.share(address):  # the reading of the actions too
@@ -1008,6 +1009,7 @@ class TableService:
                     table.seed,
                     lines,
                     wanted,
+                    reader,
                 )
             if table.finished:
                 self.heavy.replays.put(key, text)

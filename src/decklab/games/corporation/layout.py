@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from decklab.engine.layout import Card, Row, Table, Zone, back, card, seat_names
+from decklab.engine.layout import Card, Row, Table, Zone, back, card, seat_names, you, yours
 
 PER_ROW = 5
 
@@ -59,8 +59,8 @@ def table(view: dict[str, Any]) -> Table:
         hand = tuple(card(str(v)) for v in view["hand"] if v != mine)
         rows.append(
             Row(
-                (Zone("Your hand", hand, "row", owner=me, highlight=me in to_act),),
-                title=f"{me} (you)",
+                (Zone(yours("hand", me, me), hand, "row", owner=me, highlight=me in to_act),),
+                title=you(me, me),
                 owner=me,
             )
         )
@@ -78,7 +78,7 @@ def _seat_zone(view: dict[str, Any], seat: str, mine: bool, acting: bool) -> Zon
     score = view["scores"][seat]
     status = "chosen" if view["chosen"][seat] else ("to choose" if acting else "")
     return Zone(
-        seat + (" (you)" if mine else ""),
+        you(seat, view.get("seat")),
         tuple(shown),
         "row",
         owner=seat,

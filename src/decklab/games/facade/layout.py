@@ -23,6 +23,7 @@ from decklab.engine.layout import (
     pile,
     seat_names,
     suit_symbol,
+    you,
 )
 
 
@@ -100,7 +101,7 @@ def _seat_row(view: dict[str, Any], seat: str, mine: bool, acting: bool) -> Row:
     if mine and won:
         zones.append(Zone("new group", (blank(key="new"),), "row", key="new", owner=seat))
     score = view["scores"][seat]
-    title = f"{seat} {suit_symbol(house)} — {score} pts" + (" (you)" if mine else "")
+    title = you(seat, view.get("seat"), f"{seat} {suit_symbol(house)} — {score} pts")
     return Row(tuple(zones), title=title, owner=seat, highlight=acting)
 
 

@@ -11,7 +11,18 @@ from __future__ import annotations
 from typing import Any
 
 from decklab import cards
-from decklab.engine.layout import Card, Row, Table, Zone, blank, card, display, pile, seat_names
+from decklab.engine.layout import (
+    Card,
+    Row,
+    Table,
+    Zone,
+    blank,
+    card,
+    display,
+    pile,
+    seat_names,
+    you,
+)
 
 COLUMNS = "abcd"
 
@@ -70,7 +81,7 @@ def table(view: dict[str, Any]) -> Table:
                         note=f"{pairs} pair{'s' if pairs != 1 else ''}",
                     ),
                 ),
-                title=f"{seat} — {points} pts" + (" (you)" if mine else ""),
+                title=you(seat, me, f"{seat} — {points} pts"),
                 owner=seat,
                 highlight=seat in to_act,
             )

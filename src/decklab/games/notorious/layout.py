@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from decklab.engine.layout import Card, Row, Table, Zone, card, pile, seat_names
+from decklab.engine.layout import Card, Row, Table, Zone, card, pile, seat_names, you, yours
 
 
 def _front_card(entry: dict[str, Any]) -> Card:
@@ -58,7 +58,9 @@ def table(view: dict[str, Any]) -> Table:
     ]
     bottom: list[Zone] = [pile("Pack", view["pack_count"], key="", note="undealt")]
     if me in seats and "hand" in view:
-        bottom.insert(0, Zone("Your hand", tuple(card(c) for c in view["hand"]), "row", owner=me))
+        bottom.insert(
+            0, Zone(yours("hand", me, me), tuple(card(c) for c in view["hand"]), "row", owner=me)
+        )
         if view.get("drawn"):
             bottom.insert(
                 1,
@@ -66,7 +68,7 @@ def table(view: dict[str, Any]) -> Table:
                     "Drawn from the pack", (card(view["drawn"], highlight=True),), "row", owner=me
                 ),
             )
-    rows.append(Row(tuple(bottom), title=f"{me} (you)" if me in seats else "", owner=me))
+    rows.append(Row(tuple(bottom), title=you(me, me) if me in seats else "", owner=me))
     return Table("Notorious", tuple(rows), _status(view), me, _facts(view), WORDS)
 
 
