@@ -212,7 +212,7 @@ def test_a_person_away_during_play_gets_a_grace_period_a_bot_or_a_zombie_none() 
     game = two_player()
     table = _table(game, [_person(), Seat("bot", bot_spec="greedy")])
     assert not table.needs_grace(0)  # connected
-    table.disconnect(0)
+    table.disconnect(0, 1.0)
     assert table.seats[0].connections == 0
     assert table.needs_grace(0) and table.still_away(0)
     assert not table.needs_grace(1)

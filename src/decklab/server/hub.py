@@ -72,6 +72,8 @@ def table_part(table: Table, viewer: Viewer) -> dict[str, Any]:
     part = frames.game_part(
         table.state, viewer, acting=acting and table.status == "playing", views=table.views()
     )
+    if table.finished and part["to_act"] and table.outcome is not None:
+        part = frames.ended_early(part, table.outcome)
     return {
         "table": table.id,
         "game": table.cls.info.name,

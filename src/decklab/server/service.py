@@ -224,6 +224,7 @@ class TableService:
             if index < len(old.seats):
                 seat.connections = old.seats[index].connections
                 seat.left = old.seats[index].left
+                seat.seen = old.seats[index].seen
         for name in (
             "state",
             "seats",
@@ -365,6 +366,7 @@ class TableService:
             if index < len(table.seats):
                 seat.connections = table.seats[index].connections
                 seat.left = table.seats[index].left
+                seat.seen = table.seats[index].seen
                 table.seats[index] = seat
             else:
                 table.seats.append(seat)
@@ -514,6 +516,7 @@ class TableService:
                 table_values={"status": status},
             )
             table.seated(seat, name, token_hash, status)
+            table.seen_now(seat, time.monotonic())
             self.hub.publish(table, "join", {"seat": seat_name(seat), "nickname": name})
             if starting:
                 self.hub.notice(table, "start", {})
@@ -527,13 +530,16 @@ class TableService:
         token this process does not know is first checked against the stored table:
         another process may have seated it a moment ago, before its notice came."""
         try:
-            return table.viewer(token)
+            viewer = table.viewer(token)
         except ServiceError:
             if not self.coordinator.shared:
                 raise
-        async with table.lock:
-            await self._fresh(table)
-        return table.viewer(token)
+            async with table.lock:
+                await self._fresh(table)
+            viewer = table.viewer(token)
+        if viewer is not None:
+            table.seen_now(viewer, time.monotonic())
+        return viewer
 
     async def _seat_for(self, table: LiveTable, token: str | None) -> int:
         if not token:
@@ -542,6 +548,7 @@ class TableService:
         if seat is None:  # refused, or seated by another process a moment ago
             seat = await self.viewer_of(table, token)
         assert seat is not None
+        table.seen_now(seat, time.monotonic())
         return seat
 
     async def leave(self, table_id: str, token: str) -> None:
@@ -562,36 +569,80 @@ class TableService:
         if reclaim:
             async with table.lock:
                 table = await self._fresh(table)
-                if table.seats[viewer].zombie:
-                    await self._commit(table, seats=[SeatChange(viewer, {"zombie": False})])
-                    table.reclaimed(viewer, time.monotonic())
-                    self.hub.publish(table, "reclaim", {"seat": seat_name(viewer)})
+                if table.may_reclaim(viewer):
+                    await self._reclaim(table, viewer)
             self._schedule(table)
         else:
             self.hub.presence(table)
 
+    async def reclaim(self, table_id: str, token: str | None) -> int:
+        """The seat's person takes it back from the bot that plays it ("take my seat
+        back"): the bot's turn-keeping ends now. Returns the table's version; a seat no
+        bot plays is left as it is."""
+        table = await self.table(table_id)
+        seat = await self._seat_for(table, token)
+        async with table.lock:
+            table = await self._fresh(table)
+            if table.may_reclaim(seat):
+                await self._reclaim(table, seat)
+            version = table.version
+        self._schedule(table)
+        return version
+
+    async def _reclaim(self, table: LiveTable, seat: int) -> None:
+        """Commit and tell that ``seat``'s person plays it again (lock held). A bot
+        still thinking for it is not stopped: its move is refused when it comes
+        (:meth:`.Table.bot_may_move`)."""
+        await self._commit(table, seats=[SeatChange(seat, {"zombie": False})])
+        table.reclaimed(seat, time.monotonic())
+        self.hub.publish(table, "reclaim", {"seat": seat_name(seat)})
+
     def disconnected(self, table: LiveTable, viewer: Viewer) -> None:
         if viewer is None:
             return
-        table.disconnect(viewer)
+        table.disconnect(viewer, time.monotonic())
         self._presence(table, viewer)
 
     def _presence(self, table: LiveTable, seat: int) -> None:
         self.hub.presence(table)
+        self._arm_grace(table, seat)
+
+    def _arm_grace(self, table: LiveTable, seat: int) -> None:
+        """Start ``seat``'s grace period if it is away and none runs yet."""
         if table.needs_grace(seat):
             key = f"grace{seat}"
+            if table.seats[seat].seen is None:
+                table.seen_now(seat, time.monotonic())
             if key not in table.tasks:
                 table.tasks[key] = asyncio.create_task(self._grace(table.id, seat))
 
     async def _grace(self, table_id: str, seat: int) -> None:
+        """Wait out ``seat``'s grace period (from its person's last sign of life, so a
+        request made with its token meanwhile puts it off); then the absence policy:
+        a bot plays it, until its person takes it back."""
+        key = f"grace{seat}"
         try:
-            await asyncio.sleep(self.settings.grace_s)
-            table = await self.table(table_id)
-            table.tasks.pop(f"grace{seat}", None)
-            if table.still_away(seat):
+            wait = self.settings.grace_s
+            while True:
+                await asyncio.sleep(max(0.0, wait))
+                table = await self.table(table_id)
+                left = table.grace_left(seat, time.monotonic(), self.settings.grace_s)
+                if left is None or left <= 0:
+                    break
+                wait = left
+            if table.tasks.get(key) is asyncio.current_task():
+                table.tasks.pop(key)
+            if left is not None:
                 await self._zombie(table, seat, "away")
         except asyncio.CancelledError:
             pass
+
+    def _ended(self, table: LiveTable) -> None:
+        """The game is over: nobody's grace period matters any more."""
+        for key in [k for k in table.tasks if k.startswith("grace")]:
+            task = table.tasks.pop(key)
+            if task is not asyncio.current_task():
+                task.cancel()
 
     async def _zombie(self, table: LiveTable, seat: int, why: str) -> None:
         async with table.lock:
@@ -626,6 +677,11 @@ class TableService:
             done = table.acks.get((seat, client_id))
             if done is not None:
                 return done
+            if version == table.version and table.may_reclaim(seat):
+                # A move from the seat's own token takes it back from the bot first,
+                # and is then played at the version the taking back made.
+                await self._reclaim(table, seat)
+                version = table.version
             table.may_act(seat, version)
             try:
                 acked = await self._apply(table, seat, text, client_id)
@@ -692,6 +748,7 @@ class TableService:
         self.hub.publish(table, "action", {"seat": seat_name(seat)}, tuple(added))
         trace.mark(table.id, new_version, "queued")
         if outcome is not None:
+            self._ended(table)
             self.hub.notice(table, "end", {"result": table.outcome})
         return new_version
 
@@ -724,7 +781,10 @@ class TableService:
         table.version += 1
 
     def _solo_result(self, table: LiveTable, after: GameState) -> SoloResultRow | None:
-        if after.num_players != 1 or table.seats[0].kind != "human":
+        """The statistics row of a game played alone, finished by its person (never one
+        a bot finished: a seat a bot played, from a table kept from before solo games
+        stopped being handed to bots, is left out)."""
+        if after.num_players != 1 or table.seats[0].kind != "human" or table.seats[0].zombie:
             return None
         return SoloResultRow(
             nickname=table.seats[0].nickname or "",
@@ -741,6 +801,13 @@ class TableService:
         first to run out), if this process drives it."""
         if self.closed or table.status != "playing" or not self.coordinator.drives(table.id):
             return
+        if not self.coordinator.shared:
+            # A seat nobody has opened (joined through the API, its page never opened)
+            # is away too: the same grace period, then the same policy. With several
+            # processes a seat's connections may be held by another one, so only the
+            # process that saw a connection close starts its grace period.
+            for seat in table.away_seats():
+                self._arm_grace(table, seat)
         if table.clock is not None:
             deadline = table.run_clocks(time.monotonic())
             old = table.tasks.pop("clock", None)
@@ -780,8 +847,8 @@ class TableService:
                     table_values={"status": "finished", "outcome": outcome},
                     seats=[SeatChange(seat, {"clock_ms": 0})],
                 )
-                table.status, table.outcome = "finished", outcome
-                table.seats[seat].clock_ms = 0
+                table.forfeited(seat, outcome)
+                self._ended(table)
                 self.hub.publish(table, "end", {"result": outcome, "timeout": seat_name(seat)})
                 return
             await self._commit(table, seats=[SeatChange(seat, {"zombie": True, "clock_ms": 0})])
@@ -935,6 +1002,7 @@ class TableService:
             table.state,
             table.players(),
             ALL if table.finished else viewer,
+            table.outcome if table.finished else None,
         )
 
     async def replay(

@@ -67,6 +67,10 @@ class Seat:
     clock_ms: int | None = None
     connections: int = 0
     left: bool = False
+    seen: float | None = None
+    """The monotonic second its person last showed a sign of life without a connection
+    open (a request made with its token, a connection closing): the grace period of a
+    seat away runs from it."""
 
     def public(self, index: int) -> dict[str, Any]:
         return {
@@ -264,7 +268,7 @@ class Table:
             raise ServiceError("not_playing", f"the table is {self.status}", 409)
         if self.seats[seat].zombie:
             raise ServiceError(
-                "not_yours_now", "a bot plays this seat: reconnect to take it back", 409
+                "not_yours_now", "a bot plays this seat: take it back to play it", 409
             )
 
     def connect(self, viewer: int) -> bool:
@@ -275,19 +279,56 @@ class Table:
         seat.left = False
         return seat.zombie and not self.finished
 
-    def disconnect(self, viewer: int) -> None:
-        self.seats[viewer].connections = max(0, self.seats[viewer].connections - 1)
+    def disconnect(self, viewer: int, now: float) -> None:
+        seat = self.seats[viewer]
+        seat.connections = max(0, seat.connections - 1)
+        seat.seen = now
+
+    def may_reclaim(self, seat: int) -> bool:
+        """Whether ``seat``'s person may take it back from the bot that plays it now."""
+        return self.seats[seat].zombie and self.status == "playing"
+
+    @property
+    def alone(self) -> bool:
+        """A game played alone: never handed to a bot (nobody waits for its person, and
+        a bot's finish must not count as theirs)."""
+        return self.state.num_players == 1
 
     def needs_grace(self, seat: int) -> bool:
-        """Whether a person's seat just went away during play: a bot takes it over
-        unless they come back within the grace period."""
+        """Whether a person's seat is away during play (it went away, or never came):
+        a bot takes it over unless they come back within the grace period."""
         info = self.seats[seat]
-        return info.away and info.kind == "human" and not info.zombie and self.status == "playing"
+        return (
+            info.away
+            and info.kind == "human"
+            and not info.zombie
+            and self.status == "playing"
+            and not self.alone
+        )
+
+    def away_seats(self) -> list[int]:
+        """The seats :meth:`needs_grace` holds for now."""
+        return [seat for seat in range(len(self.seats)) if self.needs_grace(seat)]
 
     def still_away(self, seat: int) -> bool:
         """After the grace period: whether the seat is still away (a bot takes it over)."""
         info = self.seats[seat]
-        return not (info.zombie or not info.away or self.finished)
+        return not (info.zombie or not info.away or self.finished or self.alone)
+
+    def seen_now(self, seat: int, now: float) -> None:
+        """Its person showed a sign of life at ``now`` (a request with its token)."""
+        self.seats[seat].seen = now
+
+    def grace_left(self, seat: int, now: float, grace_s: float) -> float | None:
+        """Seconds until the bot takes ``seat`` over at ``now``: None when it is not away
+        any more (back, already a bot's, game over); 0 or less when its time is up. The
+        period runs from its person's last sign of life (from ``now`` if none yet)."""
+        if not self.still_away(seat):
+            return None
+        info = self.seats[seat]
+        if info.seen is None:
+            info.seen = now
+        return grace_s - (now - info.seen)
 
     def reclaimed(self, seat: int, now: float) -> None:
         """Its person took the seat back from the bot (committed); their clock runs again."""
@@ -368,14 +409,28 @@ class Table:
 
     @property
     def on_timeout(self) -> str:
+        """What a clock running out does here: the table's choice, except that a game
+        played alone is never handed to a bot (it forfeits: left unfinished)."""
+        if self.alone:
+            return "forfeit"
         return self.clock["on_timeout"] if self.clock else "bot"
 
-    def forfeit_outcome(self, seat: int) -> dict[str, Any]:
-        return {
-            **self.state.result(),
-            "forfeit": seat_name(seat),
-            "reason": f"{seat_name(seat)} ran out of time",
-        }
+    def forfeit_outcome(self, seat: int, why: str = "ran out of time") -> dict[str, Any]:
+        """The table's result when ``seat`` forfeits: the game's
+        :meth:`~decklab.engine.state.GameState.forfeit_result` (the seat last, terminal),
+        with the reason said."""
+        result = self.state.forfeit_result(seat)
+        winners = result.get("winners") or []
+        said = f"{seat_name(seat)} {why} and forfeits."
+        if winners:
+            said += f" Won by {', '.join(winners)}."
+        return {**result, "reason": said}
+
+    def forfeited(self, seat: int, outcome: dict[str, Any]) -> None:
+        """``seat`` forfeited (committed): the game is over with ``outcome``."""
+        self.status, self.outcome = "finished", outcome
+        self.seats[seat].clock_ms = 0
+        self.running_since.clear()
 
     def clocks_part(self, now: float) -> dict[str, Any] | None:
         """Every seat's clock as shown at ``now``, and which run."""

@@ -330,6 +330,19 @@ export class TablePage {
     this.live.request({ type: "undo", version: this.frame.version });
   }
 
+  /** Whether a bot plays this page's seat now (a game still going on). */
+  get botPlaysMine() {
+    const f = this.frame;
+    if (!this.seat || !f || f.status !== "playing" || f.terminal) return false;
+    return !!f.seats.find((s) => s.seat === this.seat.seat)?.zombie;
+  }
+
+  reclaim() {
+    this.message = "";
+    this.live.request({ type: "reclaim" });
+    this.schedule();
+  }
+
   askHint() {
     this.hint = { pending: true };
     this.live.request({ type: "hint" });
@@ -533,7 +546,7 @@ export class TablePage {
     return h("li.seat", { "data-seat": seat.seat, class: [turn ? `turn-${turn.replace(" ", "-")}` : "", seat.seat === mine ? "me" : ""].join(" ") },
       h("span.seat-name", {}, `${seat.seat} `, h("strong", {}, seatLabel(seat)), seat.seat === mine ? " (you)" : ""),
       h("span.presence", { class: `presence-${presence}` }, presence),
-      seat.zombie ? h("span.zombie", {}, "a bot plays for them") : null,
+      seat.zombie && f.status === "playing" && !f.terminal ? h("span.zombie", {}, "a bot plays for them") : null,
       turn ? h("span.seat-turn", {}, turn) : null,
       clock);
   }
@@ -565,9 +578,13 @@ export class TablePage {
     } else if (this.pending && legal.includes(this.pending.action)) {
       parts.push(this.pendingBlock(this.pending));
       parts.push(this.allMoves(legal));
+    } else if (this.botPlaysMine) {
+      // a bot keeps the seat's turns (the clock ran out, or the page was away): the
+      // person here takes it back with one click, or by moving from this seat anywhere
+      parts.push(h("p.zombie-banner", { role: "status" }, "A bot is playing your seat until you take it back."),
+        h("p.buttons", {}, h("button.primary", { type: "button", "data-role": "reclaim", onclick: () => this.reclaim() }, "Take my seat back")));
     } else if (!legal.length) {
-      const zombie = f.seats.find((s) => s.seat === this.seat.seat)?.zombie;
-      parts.push(h("p", {}, zombie ? "A bot is playing your seat until you are back." : f.terminal ? "No more moves." : "Not your turn: waiting."));
+      parts.push(h("p", {}, f.terminal || f.status === "finished" ? "No more moves." : "Not your turn: waiting."));
     } else {
       parts.push(h("p.hint-text", {}, this.selected.length
         ? `Chosen: ${this.selected.map(moveText).join(", ")}. ${candidates.length} move${candidates.length === 1 ? "" : "s"} left.`

@@ -104,6 +104,13 @@ async def leave(table_id: str, service: ServiceDep, token: TokenDep) -> Response
     return Response(status_code=204)
 
 
+@router.post("/{table_id}/reclaim", response_model=Ack)
+async def reclaim(table_id: str, service: ServiceDep, token: TokenDep) -> Ack:
+    """Take the seat back from the bot that plays it ("take my seat back"); a seat no
+    bot plays is left as it is. Answers the table's version."""
+    return Ack(version=await service.reclaim(table_id, token))
+
+
 @router.get("/{table_id}/state")
 async def state(table_id: str, service: ServiceDep, token: TokenDep) -> dict[str, Any]:
     """The table as the token's seat (or a spectator) sees it now: the ``sync`` frame."""
