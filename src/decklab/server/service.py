@@ -593,8 +593,12 @@ class TableService:
         """Commit and tell that ``seat``'s person plays it again (lock held). A bot
         still thinking for it is not stopped: its move is refused when it comes
         (:meth:`.Table.bot_may_move`)."""
-        await self._commit(table, seats=[SeatChange(seat, {"zombie": False})])
-        table.reclaimed(seat, time.monotonic())
+        changes: dict[str, Any] = {"zombie": False}
+        clock_ms = table.reclaim_clock_ms(seat)
+        if clock_ms is not None:
+            changes["clock_ms"] = clock_ms
+        await self._commit(table, seats=[SeatChange(seat, changes)])
+        table.reclaimed(seat, time.monotonic(), clock_ms)
         self.hub.publish(table, "reclaim", {"seat": seat_name(seat)})
 
     def disconnected(self, table: LiveTable, viewer: Viewer) -> None:
@@ -1084,4 +1088,14 @@ class TableService:
         with self.heavy.gate.share(address):
             rows = await asyncio.to_thread(self.store.solo_results, nickname, game)
             plain = [(r.game, r.deal, r.score, r.perfect) for r in rows]
-            return await self.heavy.work(heavy.solo_stats, plain, game)
+            out: dict[str, Any] = await self.heavy.work(heavy.solo_stats, plain, game)
+            unfinished = await asyncio.to_thread(self.store.unfinished_solo, nickname, game)
+        # games started and not finished by their person (left, or lost on time) are
+        # counted apart: never in the games, averages or best scores
+        for name, count in unfinished.items():
+            if name not in out:
+                out.update(heavy.solo_stats([], name))
+            out[name]["unfinished"] = count
+        for entry in out.values():
+            entry.setdefault("unfinished", 0)
+        return out

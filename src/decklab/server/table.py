@@ -24,6 +24,10 @@ from decklab.server.tokens import matches
 
 TIMEOUT_ACTIONS = ("bot", "forfeit")
 
+RECLAIM_CLOCK_MS = 30_000
+"""What a person taking back a seat lost on time may think (at least): with no time
+left, their clock would run out again at once and hand the seat straight back."""
+
 
 @dataclass
 class SeatSpec:
@@ -330,9 +334,23 @@ class Table:
             info.seen = now
         return grace_s - (now - info.seen)
 
-    def reclaimed(self, seat: int, now: float) -> None:
-        """Its person took the seat back from the bot (committed); their clock runs again."""
+    def reclaim_clock_ms(self, seat: int) -> int | None:
+        """The clock ``seat`` gets back with its seat when its time ran out (a bot took it
+        over on time): the increment, or :data:`RECLAIM_CLOCK_MS` if that is less (no more
+        than the game's base). None when nothing changes (time left, or no clock)."""
+        info = self.seats[seat]
+        if self.clock is None or info.clock_ms is None or info.clock_ms > 0:
+            return None
+        fresh = min(RECLAIM_CLOCK_MS, int(self.clock["base_ms"]))
+        return max(int(self.clock["increment_ms"]), fresh)
+
+    def reclaimed(self, seat: int, now: float, clock_ms: int | None = None) -> None:
+        """Its person took the seat back from the bot (committed): they are here, and
+        their clock runs again (from ``clock_ms`` if it is given back)."""
         self.seats[seat].zombie = False
+        self.seats[seat].left = False
+        if clock_ms is not None:
+            self.seats[seat].clock_ms = clock_ms
         self.thinking.discard(seat)
         self.restart_clock(seat, now)
 

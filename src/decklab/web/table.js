@@ -654,7 +654,8 @@ export class TablePage {
         h("dt", {}, "perfect"), h("dd", {}, String(st.perfect)),
         h("dt", {}, "average"), h("dd", {}, st.average === null ? "—" : st.average.toFixed(1)),
         h("dt", {}, "best"), h("dd", {}, st.best === null ? "—" : String(st.best)),
-        h("dt", {}, "streak"), h("dd", {}, `${st.current_streak} (longest ${st.longest_streak})`)));
+        h("dt", {}, "streak"), h("dd", {}, `${st.current_streak} (longest ${st.longest_streak})`),
+        h("dt", {}, "unfinished"), h("dd", {}, String(st.unfinished ?? 0))));
     }
     fill(el, parts);
   }
