@@ -399,6 +399,13 @@ class GameState:
             "winners": [seat_name(i) for i in self.winners()],
         }
 
+    def skip_action(self, seat: int) -> int | None:
+        """The legal action that lets ``seat``'s turn go by without choosing (a pass),
+        where the rules have one; None where they do not (the default). A turn-based
+        table whose policy at a missed deadline is "skip" plays it; without one, a bot
+        plays the move instead."""
+        return None
+
     def forfeit_result(self, seat: int) -> dict[str, Any]:
         """The result of a game ``seat`` gives up before its end (its clock ran out): a
         terminal result in the layout of :meth:`result`, plus ``ranks`` and ``forfeit``.

@@ -82,6 +82,7 @@ def table_part(table: Table, viewer: Viewer) -> dict[str, Any]:
         "seat": seat_name(viewer) if viewer is not None else None,
         "seats": table.public_seats(),
         "clock": table.clocks_part(time.monotonic()),
+        "turn": table.turn_part(),
         "outcome": table.outcome,
         "next": table.next_id,
         "can_undo": table.can_undo(viewer),

@@ -20,12 +20,14 @@ version is checked, so several processes can share a PostgreSQL database
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime
+import heapq
 import json
 import logging
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,7 +37,7 @@ from decklab.engine.chance import Rng
 from decklab.engine.errors import DecklabError, OptionError, RecordError
 from decklab.engine.registry import get_game
 from decklab.engine.state import ALL, GameState, Viewer, seat_name
-from decklab.server import bots, dealing, frames, heavy, metrics, trace
+from decklab.server import bots, dealing, frames, heavy, metrics, pace, trace
 from decklab.server.bots import BotPool
 from decklab.server.config import Settings
 from decklab.server.coordination import Coordinator, LocalCoordinator
@@ -120,6 +122,12 @@ class TableService:
         self.heavy = heavy.HeavyWork(self.settings, heavy_pool)
         """Where replays, records, hints and statistics are worked out (:mod:`.heavy`)."""
         self._expiry_sweep: asyncio.Task[None] | None = None
+        self.wall: Callable[[], float] = time.time
+        """Wall-clock seconds, for turn-based deadlines (a test injects its own)."""
+        self._due: list[tuple[float, str]] = []
+        """Turn-based tables' next deadlines (a heap; an entry may be out of date)."""
+        self._due_changed = asyncio.Event()
+        self._deadline_task: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------ lifecycle
     async def start(self) -> None:
@@ -142,6 +150,7 @@ class TableService:
             self._idle_sweep = asyncio.create_task(self._drop_idle_now_and_then())
         if self.settings.waiting_table_ttl_s > 0:
             self._expiry_sweep = asyncio.create_task(self._expire_now_and_then())
+        self._deadline_task = asyncio.create_task(self._deadlines_loop())
 
     async def _expire_now_and_then(self) -> None:
         every = min(600.0, self.settings.waiting_table_ttl_s / 4)
@@ -203,6 +212,8 @@ class TableService:
             self._idle_sweep.cancel()
         if self._expiry_sweep is not None:
             self._expiry_sweep.cancel()
+        if self._deadline_task is not None:
+            self._deadline_task.cancel()
         self.heavy.close()
         for table in self.tables.values():
             for task in table.tasks.values():
@@ -232,6 +243,7 @@ class TableService:
             "status",
             "public",
             "clock",
+            "turn",
             "setup",
             "seed",
             "secret",
@@ -245,6 +257,8 @@ class TableService:
             "chat",
         ):
             setattr(old, name, getattr(table, name))
+        if old.turn is None or old.deadlines is None:
+            old.deadlines = table.deadlines  # the deadlines held here stay (they are newer)
         return old
 
     def _from_rows(self, loaded: LoadedTable) -> LiveTable:
@@ -282,6 +296,12 @@ class TableService:
             len(loaded.actions),
         )
         table.secret = row.deal_secret
+        table.clock, turn = pace.split(row.clock)
+        table.set_turn(turn)
+        if turn is not None:
+            # deadlines outlive a restart: they count from the last move (or the start)
+            since = loaded.actions[-1].created_at if loaded.actions else row.updated_at
+            table.run_deadlines(pace.epoch(since))
         table.last_action_version = loaded.actions[-1].version if loaded.actions else 0
         table.acks = {
             (a.actor, a.client_id): a.version for a in loaded.actions if a.client_id is not None
@@ -381,7 +401,9 @@ class TableService:
         known_chat = {m.id for m in table.chat}
         table.chat.extend(_chat(c) for c in news.chat if c.id not in known_chat)
         table.version, table.status, table.public = row.version, row.status, row.public
-        table.clock, table.outcome = row.clock, row.outcome
+        clock, turn = pace.split(row.clock)
+        table.clock, table.outcome = clock, row.outcome
+        table.set_turn(turn)
         table.previous_id, table.next_id = row.previous_id, row.next_id
         return True
 
@@ -395,6 +417,7 @@ class TableService:
         options: dict[str, Any] | None = None,
         public: bool = True,
         clock: ClockSpec | None = None,
+        turn: pace.TurnSpec | None = None,
         deal: int | None = None,
         previous_id: str | None = None,
         carry: Sequence[Seat] | None = None,
@@ -415,7 +438,12 @@ class TableService:
         for spec in seat_specs:
             if spec.bot is not None:
                 self._check_bot(spec.bot)
+        if clock is not None and turn is not None:
+            raise ServiceError(
+                "bad_request", "a table is live (a clock) or turn-based (a deadline), not both"
+            )
         clock_json = None if clock is None else clock.to_json()
+        turn_json = None if turn is None else turn.to_json()
         table_id = secrets.token_urlsafe(9)
         rows: list[SeatRow] = []
         for index, spec in enumerate(seat_specs):
@@ -452,7 +480,7 @@ class TableService:
             version=1,
             status=status,
             public=public,
-            clock=clock_json,
+            clock=clock_json if turn_json is None else turn_json,
             outcome=None,
             previous_id=previous_id,
             next_id=None,
@@ -472,6 +500,7 @@ class TableService:
             previous_id=previous_id,
             secret=secret,
         )
+        table.set_turn(turn_json)
         self.tables[table_id] = table
         table.events.append(Event(1, "created", {}))
         log.info("table created", extra={"table": table_id, "game": cls.info.name, "players": n})
@@ -819,6 +848,10 @@ class TableService:
                 old.cancel()
             if deadline is not None:
                 table.tasks["clock"] = asyncio.create_task(self._clock_alarm(table.id, deadline))
+        if table.turn is not None:
+            due = table.run_deadlines(self.wall())
+            if due is not None:
+                self._due_at(due, table.id)
         if self.pool is None:
             return
         for seat in table.bots_to_act():
@@ -836,6 +869,82 @@ class TableService:
         for seat in table.late_seats(time.monotonic()):
             await self._timeout(table, seat)
         self._schedule(table)
+
+    # ------------------------------------------------------------ turn-based deadlines
+    def _due_at(self, due: float, table_id: str) -> None:
+        """Remember a turn-based table's next deadline; wake the loop if it is the first."""
+        first = self._due[0][0] if self._due else None
+        heapq.heappush(self._due, (due, table_id))
+        if first is None or due < first:
+            self._due_changed.set()
+
+    async def _deadlines_loop(self) -> None:
+        """One task for every turn-based table's deadlines: it sleeps until the earliest
+        (an idle table costs a heap entry, no task and no CPU), then applies the policy
+        of each seat late by then."""
+        while not self.closed:
+            wait = 3600.0 if not self._due else self._due[0][0] - self.wall()
+            if wait > 0:
+                self._due_changed.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._due_changed.wait(), min(wait, 3600.0))
+                continue
+            try:
+                await self.run_deadlines()
+            except Exception:
+                log.exception("turn-based deadlines failed")
+                await asyncio.sleep(BOT_RETRY_S)
+
+    async def run_deadlines(self) -> list[tuple[str, str]]:
+        """Apply the policy of every seat whose deadline has passed by :attr:`wall`, at
+        the turn-based tables whose deadline is due; returns (table id, seat) of each."""
+        now = self.wall()
+        due: set[str] = set()
+        while self._due and self._due[0][0] <= now:
+            due.add(heapq.heappop(self._due)[1])
+        applied = []
+        for table_id in sorted(due):
+            table = self.tables.get(table_id)
+            if table is None or not self.coordinator.drives(table_id):
+                continue
+            for seat in table.late_for_deadline(now):
+                if await self._deadline(table, seat, now):
+                    applied.append((table_id, seat_name(seat)))
+            self._schedule(table)
+        return applied
+
+    async def _deadline(self, table: LiveTable, seat: int, now: float) -> bool:
+        """``seat`` let its deadline pass: the table's policy (a bot plays the move, a
+        skip where the rules have one, or a forfeit). True if it was applied."""
+        policy = table.on_deadline
+        state = table.state
+        skip = state.skip_action(seat) if policy == "skip" else None
+        text: str | None = None
+        if policy == "forfeit":
+            pass
+        elif skip is not None:
+            text = state.action_to_string(seat, skip)
+        elif self.pool is not None:
+            text = await self.pool.choose(self.settings.zombie_spec, state, seat)
+        else:
+            log.warning("no bot workers for a missed deadline", extra={"table": table.id})
+            return False
+        async with table.lock:
+            table = await self._fresh(table)
+            if table.state is not state or seat not in table.late_for_deadline(now):
+                return False  # the seat moved meanwhile, or the table moved on
+            if text is not None:
+                await self._apply(table, seat, text, None)
+                log.info(
+                    "deadline: move played", extra={"table": table.id, "seat": seat_name(seat)}
+                )
+                return True
+            outcome = table.forfeit_outcome(seat, "missed the deadline")
+            await self._commit(table, table_values={"status": "finished", "outcome": outcome})
+            table.forfeited(seat, outcome)
+            self._ended(table)
+            self.hub.publish(table, "end", {"result": outcome, "deadline": seat_name(seat)})
+        return True
 
     async def _timeout(self, table: LiveTable, seat: int) -> None:
         on_timeout = table.on_timeout
@@ -978,6 +1087,7 @@ class TableService:
             options=dict(table.state.options),
             public=table.public,
             clock=None if table.clock is None else ClockSpec.from_json(table.clock),
+            turn=None if table.turn is None else pace.TurnSpec.from_json(table.turn),
             previous_id=table.id,
             carry=table.seats,
         )

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from decklab.engine.state import CHANCE, GameState, Viewer, seat_index, seat_name
-from decklab.server import clock, dealing, frames
+from decklab.server import clock, dealing, frames, pace
 from decklab.server.errors import ServiceError
 from decklab.server.logline import Entry
 from decklab.server.tokens import matches
@@ -206,6 +206,9 @@ class Table:
     secret: bytes | None = None
     """A table of several players' deal secret (:mod:`.dealing`): shown to nobody before
     the end, and the source of all its chance."""
+    turn: dict[str, Any] | None = None
+    """A turn-based table's time control (:mod:`.pace`); None at a live table."""
+    deadlines: pace.Deadlines | None = None
     _views: frames.Views | None = None
 
     def views(self) -> frames.Views:
@@ -308,6 +311,7 @@ class Table:
             and not info.zombie
             and self.status == "playing"
             and not self.alone
+            and self.turn is None  # a turn-based seat waits for its person
         )
 
     def away_seats(self) -> list[int]:
@@ -317,7 +321,9 @@ class Table:
     def still_away(self, seat: int) -> bool:
         """After the grace period: whether the seat is still away (a bot takes it over)."""
         info = self.seats[seat]
-        return not (info.zombie or not info.away or self.finished or self.alone)
+        return not (
+            info.zombie or not info.away or self.finished or self.alone or self.turn is not None
+        )
 
     def seen_now(self, seat: int, now: float) -> None:
         """Its person showed a sign of life at ``now`` (a request with its token)."""
@@ -447,7 +453,8 @@ class Table:
     def forfeited(self, seat: int, outcome: dict[str, Any]) -> None:
         """``seat`` forfeited (committed): the game is over with ``outcome``."""
         self.status, self.outcome = "finished", outcome
-        self.seats[seat].clock_ms = 0
+        if self.clock is not None:
+            self.seats[seat].clock_ms = 0
         self.running_since.clear()
 
     def clocks_part(self, now: float) -> dict[str, Any] | None:
@@ -465,6 +472,47 @@ class Table:
             "running": [seat_name(i) for i in sorted(self.running_since)],
         }
 
+    # ------------------------------------------------------------ turn-based deadlines
+    def set_turn(self, turn: dict[str, Any] | None) -> None:
+        """Make the table turn-based (``turn``, as :class:`.pace.TurnSpec` stores it) or live."""
+        self.turn = turn
+        if turn is None:
+            self.deadlines = None
+        elif self.deadlines is None:
+            self.deadlines = pace.Deadlines(int(turn["move_ms"]))
+
+    def run_deadlines(self, now: float) -> float | None:
+        """Give each person to act a deadline (wall-clock ``now`` plus the time a move has)
+        unless they have one; the earliest, or None (a live table, or nobody waited for)."""
+        if self.deadlines is None:
+            return None
+        if self.status != "playing":
+            self.deadlines.due.clear()
+            return None
+        to_act = self.state.to_act()
+        waiting = {s for s in to_act if self.seats[s].kind == "human" and not self.seats[s].zombie}
+        return self.deadlines.run(to_act, waiting, now)
+
+    def late_for_deadline(self, now: float) -> list[int]:
+        """The seats to act whose deadline has passed by wall-clock ``now``."""
+        if self.deadlines is None or self.status != "playing":
+            return []
+        return [s for s in self.deadlines.late(now) if s in self.state.to_act()]
+
+    @property
+    def on_deadline(self) -> str:
+        return str(self.turn["on_deadline"]) if self.turn else "bot"
+
+    def turn_part(self) -> dict[str, Any] | None:
+        """A turn-based table's time control and each seat's deadline, as shown."""
+        if self.turn is None or self.deadlines is None:
+            return None
+        return {
+            "move_ms": self.turn["move_ms"],
+            "on_deadline": self.turn["on_deadline"],
+            "deadlines": self.deadlines.public() if self.status == "playing" else {},
+        }
+
     # ------------------------------------------------------------ moves, undo
     def moved(
         self,
@@ -480,6 +528,8 @@ class Table:
         """Take the state after ``seat``'s move (committed at ``version``)."""
         self.state = after
         self.actions += 1
+        if self.deadlines is not None:
+            self.deadlines.moved(seat)
         self.last_action_version = version
         for s, ms in clocks.items():
             self.seats[s].clock_ms = ms
@@ -545,6 +595,7 @@ class Table:
             "version": self.version,
             "actions": self.actions,
             "clock": self.clock,
+            "turn": self.turn_part(),
             "deal": self.seed if self.state.num_players == 1 else None,
             "deal_commitment": dealing.commitment(self.secret) if self.secret else None,
             "deal_secret": self.secret.hex() if self.secret and self.finished else None,

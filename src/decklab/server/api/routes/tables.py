@@ -25,6 +25,7 @@ from decklab.server.api.models import (
 from decklab.server.api.options import check_option_types
 from decklab.server.errors import ServiceError
 from decklab.server.hub import sync_frame
+from decklab.server.pace import TurnSpec
 from decklab.server.service import TableService
 from decklab.server.table import ClockSpec, SeatSpec
 
@@ -71,6 +72,7 @@ async def create_table(
         options=dict(body.options),
         public=body.public,
         clock=clock,
+        turn=TurnSpec(body.turn.move_s, body.turn.on_deadline) if body.turn else None,
         deal=body.deal,
     )
     return TableSummary.model_validate(table.summary())
