@@ -169,3 +169,50 @@ def test_a_table_nobody_opens_plays_out_and_leaves_the_lobby(page: Any, hasty: L
     time.sleep(0.5)
     assert page.locator(f'li[data-table="{table_id}"]').count() == 0
     assert page.js_errors == []
+
+
+def _in_loop(live: LiveServer, call: Any) -> Any:
+    """Run ``call()`` (a coroutine) in the live server's event loop and wait for it."""
+    import asyncio
+
+    task = live.service._deadline_task
+    assert task is not None
+    return asyncio.run_coroutine_threadsafe(call(), task.get_loop()).result(30)
+
+
+def test_a_turn_based_table_waits_then_its_policy_applies(page: Any, hasty: LiveServer) -> None:
+    """Made in the lobby with 24 hours a move: the seat waits past the grace period, the
+    page shows its deadline, and when the (injected) wall clock passes it, a bot plays
+    that one move."""
+    live = hasty
+    page.goto(live.base + "/")
+    ready(page)
+    page.fill("#nick", "ann")
+    page.select_option("#game", GAME)
+    page.fill("#turn-hours", "24")
+    page.select_option("#turn-out", "bot")
+    page.click("button.primary")
+    page.wait_for_url("**/table/*")
+    table_id = page.url.rstrip("/").split("/")[-1]
+    summary = live.call("GET", f"/api/tables/{table_id}")
+    assert summary["turn"]["move_ms"] == 24 * 3600 * 1000 and summary["clock"] is None
+    mine = next(i for i, s in enumerate(summary["seats"]) if s["nickname"] == "ann")
+    ready(page)
+    # the other seats' bots move at once; then ann's seat waits, its deadline shown
+    page.wait_for_selector(f'.seat .deadline[data-seat="p{mine + 1}"]')
+    assert "turn-based: 24 h a move" in page.inner_text(".table-meta")
+    table = live.service.tables[table_id]
+    assert table.state.to_act() == (mine,)
+    before = table.actions
+    page.goto(live.base + "/")  # ann's page is closed
+    time.sleep(1.5)  # three grace periods: a live table would have given her seat a bot
+    assert table.actions == before and not table.seats[mine].zombie
+    live.service.wall = lambda: time.time() + 25 * 3600
+    applied = _in_loop(live, live.service.run_deadlines)
+    assert applied == [(table_id, f"p{mine + 1}")]
+    assert any(e.actor == mine for e in table.entries[before:])
+    assert not table.seats[mine].zombie  # that one move only
+    page.goto(f"{live.base}/table/{table_id}")
+    ready(page)
+    assert page.locator('button[data-role="reclaim"]').count() == 0
+    assert page.js_errors == []

@@ -545,6 +545,7 @@ class TableService:
                 table_values={"status": status},
             )
             table.seated(seat, name, token_hash, status)
+            table.run_deadlines(self.wall())
             table.seen_now(seat, time.monotonic())
             self.hub.publish(table, "join", {"seat": seat_name(seat), "nickname": name})
             if starting:
@@ -778,6 +779,7 @@ class TableService:
             state, after, seat, canonical, sentence, frames.held_views(before_views, after_views)
         )
         table.moved(after, after_views, added, seat, client_id, new_version, clocks, outcome)
+        table.run_deadlines(self.wall())  # a turn-based table's new deadlines go out with it
         self.hub.publish(table, "action", {"seat": seat_name(seat)}, tuple(added))
         trace.mark(table.id, new_version, "queued")
         if outcome is not None:

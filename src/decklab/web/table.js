@@ -445,6 +445,7 @@ export class TablePage {
         h("header.table-head", {},
           h("h1", { tabindex: "-1" }, title),
           h("p.table-meta", {}, `Table ${this.id}`, this.summary.deal !== null && this.spec && this.spec.solo ? ` · deal ${this.summary.deal}` : "",
+            this.summary.turn ? ` · turn-based: ${+(this.summary.turn.move_ms / 3600000).toFixed(2)} h a move` : "",
             " · ", link(`/rules/${this.summary.game}`, "Rules"), " · ", link("/", "Lobby")),
           this.els.conn),
         this.els.turn,
@@ -543,12 +544,15 @@ export class TablePage {
     if (f.clock && f.clock.remaining_ms && f.clock.remaining_ms[seat.seat] !== null && f.clock.remaining_ms[seat.seat] !== undefined) {
       clock = h("span.clock", { "data-seat": seat.seat, "aria-label": `clock of ${seat.seat}` }, clockText(this.clockLeft(seat.seat)));
     }
+    const due = f.turn && f.turn.deadlines ? f.turn.deadlines[seat.seat] : null;
+    const deadline = due ? h("span.deadline", { "data-seat": seat.seat, title: due }, `to move by ${new Date(due).toLocaleString()}`) : null;
     return h("li.seat", { "data-seat": seat.seat, class: [turn ? `turn-${turn.replace(" ", "-")}` : "", seat.seat === mine ? "me" : ""].join(" ") },
       h("span.seat-name", {}, `${seat.seat} `, h("strong", {}, seatLabel(seat)), seat.seat === mine ? " (you)" : ""),
       h("span.presence", { class: `presence-${presence}` }, presence),
       seat.zombie && f.status === "playing" && !f.terminal ? h("span.zombie", {}, "a bot plays for them") : null,
       turn ? h("span.seat-turn", {}, turn) : null,
-      clock);
+      clock,
+      deadline);
   }
 
   clockLeft(seat) {
