@@ -212,7 +212,12 @@ def test_heartbeat_closes_a_silent_connection_and_keeps_an_answering_one(
 def test_leaver_replaced_by_bot_and_reclaimed(hasty_client: TestClient) -> None:
     client = hasty_client
     table, tokens = _two_people(client)
-    with client.websocket_connect(URL.format(table)) as watcher:
+    with (
+        client.websocket_connect(URL.format(table)) as present,
+        client.websocket_connect(URL.format(table)) as watcher,
+    ):
+        # p1's page is open (a seat with none is away too, and a bot would take it)
+        hello(present, tokens[0])
         hello(watcher)
         watcher.receive_json()
         assert client.post(f"/api/tables/{table}/leave", headers=auth(tokens[1])).status_code == 204

@@ -212,7 +212,7 @@ def test_a_person_away_during_play_gets_a_grace_period_a_bot_or_a_zombie_none() 
     game = two_player()
     table = _table(game, [_person(), Seat("bot", bot_spec="greedy")])
     assert not table.needs_grace(0)  # connected
-    table.disconnect(0)
+    table.disconnect(0, 1.0)
     assert table.seats[0].connections == 0
     assert table.needs_grace(0) and table.still_away(0)
     assert not table.needs_grace(1)
@@ -366,3 +366,55 @@ def test_the_rules_need_no_event_loop_no_database_and_no_service(module: str) ->
 )
 def test_the_hub_and_the_replays_do_not_reach_back_into_the_service(module: str) -> None:
     assert not {m for m in _imported(module) if m.startswith("decklab.server.service")}
+
+
+# ------------------------------------------------------------ endings and deadlines
+def test_a_grace_period_runs_from_the_last_sign_of_life() -> None:
+    game = two_player()
+    table = _table(game, [_person(connections=0), _person()])
+    assert table.away_seats() == [0]
+    assert table.grace_left(0, 100.0, 30.0) == 30.0  # never seen: from now
+    assert table.grace_left(0, 120.0, 30.0) == 10.0
+    table.seen_now(0, 125.0)  # a request with its token
+    assert table.grace_left(0, 130.0, 30.0) == 25.0
+    table.connect(0)
+    assert table.grace_left(0, 200.0, 30.0) is None  # back
+
+
+def test_a_game_played_alone_never_needs_a_bot() -> None:
+    table = _table(solo(), [_person(connections=0)], clock_json=CLOCK)
+    assert not table.needs_grace(0) and not table.still_away(0)
+    assert table.on_timeout == "forfeit"  # its clock's "bot" is not for a game alone
+
+
+def test_a_forfeit_puts_the_seat_last_and_the_others_first() -> None:
+    game = two_player()
+    table = _table(game, [_person(), _person()], clock_json=CLOCK)
+    outcome = table.forfeit_outcome(1)
+    assert outcome["terminal"] is True and outcome["winners"] == ["p1"]
+    assert outcome["ranks"] == {"p1": 1, "p2": 2} and outcome["forfeit"] == "p2"
+    assert outcome["reason"] == "p2 ran out of time and forfeits. Won by p1."
+
+
+def test_a_seat_taken_back_with_no_time_left_gets_some() -> None:
+    game = two_player()
+    table = _table(game, [_person(clock_ms=0), _person()], clock_json=CLOCK)
+    assert table.reclaim_clock_ms(0) == 30_000
+    assert table.reclaim_clock_ms(1) is None  # time left: unchanged
+
+
+def test_turn_based_deadlines_start_when_a_person_is_to_act() -> None:
+    from decklab.server.pace import TurnSpec
+
+    game = two_player()
+    table = _table(game, [_person(connections=0), _person(connections=0)])
+    table.set_turn(TurnSpec(3600, "bot").to_json())
+    seat = table.state.to_act()[0]
+    assert not table.needs_grace(seat)  # a turn-based seat waits
+    assert table.run_deadlines(1000.0) == 4600.0
+    assert table.run_deadlines(2000.0) == 4600.0  # kept, not pushed back
+    assert table.late_for_deadline(4599.0) == [] and table.late_for_deadline(4600.0) == [seat]
+    with _refused("bad_request", 400):
+        TurnSpec(5, "bot").to_json()
+    with _refused("bad_request", 400):
+        TurnSpec(3600, "nap").to_json()

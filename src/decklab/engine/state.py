@@ -399,6 +399,35 @@ class GameState:
             "winners": [seat_name(i) for i in self.winners()],
         }
 
+    def skip_action(self, seat: int) -> int | None:
+        """The legal action that lets ``seat``'s turn go by without choosing (a pass),
+        where the rules have one; None where they do not (the default). A turn-based
+        table whose policy at a missed deadline is "skip" plays it; without one, a bot
+        plays the move instead."""
+        return None
+
+    def forfeit_result(self, seat: int) -> dict[str, Any]:
+        """The result of a game ``seat`` gives up before its end (its clock ran out): a
+        terminal result in the layout of :meth:`result`, plus ``ranks`` and ``forfeit``.
+
+        The state itself is left as it stands (nobody plays on; its record replays to
+        it). The forfeiting seat places last and every other seat shares the win, as
+        Lichess and Board Game Arena score a game lost on time or abandoned: a standing
+        in mid-game says little about who would have won. A game whose running scores
+        do say it may override this to rank the others by them (keeping the forfeiting
+        seat last)."""
+        others = [i for i in range(self.num_players) if i != seat]
+        return {
+            "terminal": True,
+            "scores": {seat_name(i): _plain_number(v) for i, v in enumerate(self.scores())},
+            "winners": [seat_name(i) for i in others],
+            "ranks": {
+                seat_name(i): (self.num_players if i == seat else 1)
+                for i in range(self.num_players)
+            },
+            "forfeit": seat_name(seat),
+        }
+
     def undo_barrier(self, seat: int) -> int:
         """How far back ``seat`` may take back its own actions in a game with others.
 

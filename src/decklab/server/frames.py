@@ -139,3 +139,21 @@ def game_part(
         part["result"] = state.result()
         part["breakdown"] = story.score_breakdown(state, viewer, view)
     return part
+
+
+def ended_early(part: dict[str, Any], outcome: dict[str, Any]) -> dict[str, Any]:
+    """:func:`game_part` of a game that ended before its rules did (a seat forfeited):
+    nobody is to act, it is over, its result is the table's ``outcome``, and the line
+    the layout shows says how it ended rather than whose turn it was."""
+    layout = dict(part["layout"])
+    reason = outcome.get("reason")
+    if isinstance(reason, str):
+        layout["status"] = reason
+    return {
+        **part,
+        "layout": layout,
+        "legal": [],
+        "to_act": [],
+        "terminal": True,
+        "result": outcome,
+    }

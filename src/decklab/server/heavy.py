@@ -35,11 +35,23 @@ HEAVY_NICE = 10
 free cores than busy workers, the event loop still gets the processor when it wakes."""
 
 
-def record_of(state: GameState, players: dict[str, str], viewer: Viewer) -> str:
+def record_of(
+    state: GameState,
+    players: dict[str, str],
+    viewer: Viewer,
+    outcome: dict[str, Any] | None = None,
+) -> str:
     """In a worker: :func:`decklab.engine.records.make_record` of the state (the full
     record for ``viewer`` :data:`decklab.engine.state.ALL`, else that seat's copy), as
-    JSON text (encoding a long game's record is the loop's time too)."""
-    return frames.encode(records.make_record(state, players=players, viewer=viewer))
+    JSON text (encoding a long game's record is the loop's time too).
+
+    ``outcome``, a finished table's result, is the record's result where the game
+    itself did not reach its end (a seat forfeited): the actions replay to the state
+    where it stopped, and the head says how it ended."""
+    record = records.make_record(state, players=players, viewer=viewer)
+    if outcome is not None and not state.is_terminal():
+        record["result"] = dict(outcome)
+    return frames.encode(record)
 
 
 def solo_stats(

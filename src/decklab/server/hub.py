@@ -72,6 +72,8 @@ def table_part(table: Table, viewer: Viewer) -> dict[str, Any]:
     part = frames.game_part(
         table.state, viewer, acting=acting and table.status == "playing", views=table.views()
     )
+    if table.finished and part["to_act"] and table.outcome is not None:
+        part = frames.ended_early(part, table.outcome)
     return {
         "table": table.id,
         "game": table.cls.info.name,
@@ -80,6 +82,7 @@ def table_part(table: Table, viewer: Viewer) -> dict[str, Any]:
         "seat": seat_name(viewer) if viewer is not None else None,
         "seats": table.public_seats(),
         "clock": table.clocks_part(time.monotonic()),
+        "turn": table.turn_part(),
         "outcome": table.outcome,
         "next": table.next_id,
         "can_undo": table.can_undo(viewer),

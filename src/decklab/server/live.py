@@ -154,6 +154,9 @@ class Connection:
                     raise ServiceError("bad_frame", "undo names the 'version' it was asked at")
                 acked = await self.service.undo(self.table.id, self._token, version)
                 self.push({"type": "ack", "version": acked, **echo})
+            elif kind == "reclaim":
+                acked = await self.service.reclaim(self.table.id, self._token)
+                self.push({"type": "ack", "version": acked, **echo})
             elif kind == "hint":
                 self.limits.hint(self.address, self.seat_key)
                 got = await self.service.hint(self.table.id, self._token, address=self.address)

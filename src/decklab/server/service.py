@@ -20,12 +20,14 @@ version is checked, so several processes can share a PostgreSQL database
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime
+import heapq
 import json
 import logging
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,7 +37,7 @@ from decklab.engine.chance import Rng
 from decklab.engine.errors import DecklabError, OptionError, RecordError
 from decklab.engine.registry import get_game
 from decklab.engine.state import ALL, GameState, Viewer, seat_name
-from decklab.server import bots, dealing, frames, heavy, metrics, trace
+from decklab.server import bots, dealing, frames, heavy, metrics, pace, trace
 from decklab.server.bots import BotPool
 from decklab.server.config import Settings
 from decklab.server.coordination import Coordinator, LocalCoordinator
@@ -129,6 +131,12 @@ class TableService:
         self.heavy = heavy.HeavyWork(self.settings, heavy_pool)
         """Where replays, records, hints and statistics are worked out (:mod:`.heavy`)."""
         self._expiry_sweep: asyncio.Task[None] | None = None
+        self.wall: Callable[[], float] = time.time
+        """Wall-clock seconds, for turn-based deadlines (a test injects its own)."""
+        self._due: list[tuple[float, str]] = []
+        """Turn-based tables' next deadlines (a heap; an entry may be out of date)."""
+        self._due_changed = asyncio.Event()
+        self._deadline_task: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------ lifecycle
     async def start(self) -> None:
@@ -151,6 +159,7 @@ class TableService:
             self._idle_sweep = asyncio.create_task(self._drop_idle_now_and_then())
         if self.settings.waiting_table_ttl_s > 0:
             self._expiry_sweep = asyncio.create_task(self._expire_now_and_then())
+        self._deadline_task = asyncio.create_task(self._deadlines_loop())
 
     async def _expire_now_and_then(self) -> None:
         every = min(600.0, self.settings.waiting_table_ttl_s / 4)
@@ -212,6 +221,8 @@ class TableService:
             self._idle_sweep.cancel()
         if self._expiry_sweep is not None:
             self._expiry_sweep.cancel()
+        if self._deadline_task is not None:
+            self._deadline_task.cancel()
         self.heavy.close()
         for table in self.tables.values():
             for task in table.tasks.values():
@@ -233,6 +244,7 @@ class TableService:
             if index < len(old.seats):
                 seat.connections = old.seats[index].connections
                 seat.left = old.seats[index].left
+                seat.seen = old.seats[index].seen
         for name in (
             "state",
             "seats",
@@ -240,6 +252,7 @@ class TableService:
             "status",
             "public",
             "clock",
+            "turn",
             "setup",
             "seed",
             "secret",
@@ -253,6 +266,8 @@ class TableService:
             "chat",
         ):
             setattr(old, name, getattr(table, name))
+        if old.turn is None or old.deadlines is None:
+            old.deadlines = table.deadlines  # the deadlines held here stay (they are newer)
         return old
 
     def _from_rows(self, loaded: LoadedTable) -> LiveTable:
@@ -290,6 +305,12 @@ class TableService:
             len(loaded.actions),
         )
         table.secret = row.deal_secret
+        table.clock, turn = pace.split(row.clock)
+        table.set_turn(turn)
+        if turn is not None:
+            # deadlines outlive a restart: they count from the last move (or the start)
+            since = loaded.actions[-1].created_at if loaded.actions else row.updated_at
+            table.run_deadlines(pace.epoch(since))
         table.last_action_version = loaded.actions[-1].version if loaded.actions else 0
         table.acks = {
             (a.actor, a.client_id): a.version for a in loaded.actions if a.client_id is not None
@@ -374,6 +395,7 @@ class TableService:
             if index < len(table.seats):
                 seat.connections = table.seats[index].connections
                 seat.left = table.seats[index].left
+                seat.seen = table.seats[index].seen
                 table.seats[index] = seat
             else:
                 table.seats.append(seat)
@@ -388,7 +410,9 @@ class TableService:
         known_chat = {m.id for m in table.chat}
         table.chat.extend(_chat(c) for c in news.chat if c.id not in known_chat)
         table.version, table.status, table.public = row.version, row.status, row.public
-        table.clock, table.outcome = row.clock, row.outcome
+        clock, turn = pace.split(row.clock)
+        table.clock, table.outcome = clock, row.outcome
+        table.set_turn(turn)
         table.previous_id, table.next_id = row.previous_id, row.next_id
         return True
 
@@ -402,6 +426,7 @@ class TableService:
         options: dict[str, Any] | None = None,
         public: bool = True,
         clock: ClockSpec | None = None,
+        turn: pace.TurnSpec | None = None,
         deal: int | None = None,
         previous_id: str | None = None,
         carry: Sequence[Seat] | None = None,
@@ -422,7 +447,12 @@ class TableService:
         for spec in seat_specs:
             if spec.bot is not None:
                 self._check_bot(spec.bot)
+        if clock is not None and turn is not None:
+            raise ServiceError(
+                "bad_request", "a table is live (a clock) or turn-based (a deadline), not both"
+            )
         clock_json = None if clock is None else clock.to_json()
+        turn_json = None if turn is None else turn.to_json()
         table_id = secrets.token_urlsafe(9)
         rows: list[SeatRow] = []
         for index, spec in enumerate(seat_specs):
@@ -463,7 +493,7 @@ class TableService:
             version=1,
             status=status,
             public=public,
-            clock=clock_json,
+            clock=clock_json if turn_json is None else turn_json,
             outcome=None,
             previous_id=previous_id,
             next_id=None,
@@ -483,6 +513,7 @@ class TableService:
             previous_id=previous_id,
             secret=secret,
         )
+        table.set_turn(turn_json)
         self.tables[table_id] = table
         table.events.append(Event(1, "created", {}))
         log.info("table created", extra={"table": table_id, "game": cls.info.name, "players": n})
@@ -543,6 +574,8 @@ class TableService:
             table.seated(seat, name, token_hash, status)
             if account is not None:
                 table.seats[seat].account_id, table.seats[seat].token_salt = account
+            table.run_deadlines(self.wall())
+            table.seen_now(seat, time.monotonic())
             self.hub.publish(table, "join", {"seat": seat_name(seat), "nickname": name})
             if starting:
                 self.hub.notice(table, "start", {})
@@ -556,13 +589,16 @@ class TableService:
         token this process does not know is first checked against the stored table:
         another process may have seated it a moment ago, before its notice came."""
         try:
-            return table.viewer(token)
+            viewer = table.viewer(token)
         except ServiceError:
             if not self.coordinator.shared:
                 raise
-        async with table.lock:
-            await self._fresh(table)
-        return table.viewer(token)
+            async with table.lock:
+                await self._fresh(table)
+            viewer = table.viewer(token)
+        if viewer is not None:
+            table.seen_now(viewer, time.monotonic())
+        return viewer
 
     async def _seat_for(self, table: LiveTable, token: str | None) -> int:
         if not token:
@@ -571,6 +607,7 @@ class TableService:
         if seat is None:  # refused, or seated by another process a moment ago
             seat = await self.viewer_of(table, token)
         assert seat is not None
+        table.seen_now(seat, time.monotonic())
         return seat
 
     async def leave(self, table_id: str, token: str) -> None:
@@ -591,36 +628,84 @@ class TableService:
         if reclaim:
             async with table.lock:
                 table = await self._fresh(table)
-                if table.seats[viewer].zombie:
-                    await self._commit(table, seats=[SeatChange(viewer, {"zombie": False})])
-                    table.reclaimed(viewer, time.monotonic())
-                    self.hub.publish(table, "reclaim", {"seat": seat_name(viewer)})
+                if table.may_reclaim(viewer):
+                    await self._reclaim(table, viewer)
             self._schedule(table)
         else:
             self.hub.presence(table)
 
+    async def reclaim(self, table_id: str, token: str | None) -> int:
+        """The seat's person takes it back from the bot that plays it ("take my seat
+        back"): the bot's turn-keeping ends now. Returns the table's version; a seat no
+        bot plays is left as it is."""
+        table = await self.table(table_id)
+        seat = await self._seat_for(table, token)
+        async with table.lock:
+            table = await self._fresh(table)
+            if table.may_reclaim(seat):
+                await self._reclaim(table, seat)
+            version = table.version
+        self._schedule(table)
+        return version
+
+    async def _reclaim(self, table: LiveTable, seat: int) -> None:
+        """Commit and tell that ``seat``'s person plays it again (lock held). A bot
+        still thinking for it is not stopped: its move is refused when it comes
+        (:meth:`.Table.bot_may_move`)."""
+        changes: dict[str, Any] = {"zombie": False}
+        clock_ms = table.reclaim_clock_ms(seat)
+        if clock_ms is not None:
+            changes["clock_ms"] = clock_ms
+        await self._commit(table, seats=[SeatChange(seat, changes)])
+        table.reclaimed(seat, time.monotonic(), clock_ms)
+        self.hub.publish(table, "reclaim", {"seat": seat_name(seat)})
+
     def disconnected(self, table: LiveTable, viewer: Viewer) -> None:
         if viewer is None:
             return
-        table.disconnect(viewer)
+        table.disconnect(viewer, time.monotonic())
         self._presence(table, viewer)
 
     def _presence(self, table: LiveTable, seat: int) -> None:
         self.hub.presence(table)
+        self._arm_grace(table, seat)
+
+    def _arm_grace(self, table: LiveTable, seat: int) -> None:
+        """Start ``seat``'s grace period if it is away and none runs yet."""
         if table.needs_grace(seat):
             key = f"grace{seat}"
+            if table.seats[seat].seen is None:
+                table.seen_now(seat, time.monotonic())
             if key not in table.tasks:
                 table.tasks[key] = asyncio.create_task(self._grace(table.id, seat))
 
     async def _grace(self, table_id: str, seat: int) -> None:
+        """Wait out ``seat``'s grace period (from its person's last sign of life, so a
+        request made with its token meanwhile puts it off); then the absence policy:
+        a bot plays it, until its person takes it back."""
+        key = f"grace{seat}"
         try:
-            await asyncio.sleep(self.settings.grace_s)
-            table = await self.table(table_id)
-            table.tasks.pop(f"grace{seat}", None)
-            if table.still_away(seat):
+            wait = self.settings.grace_s
+            while True:
+                await asyncio.sleep(max(0.0, wait))
+                table = await self.table(table_id)
+                left = table.grace_left(seat, time.monotonic(), self.settings.grace_s)
+                if left is None or left <= 0:
+                    break
+                wait = left
+            if table.tasks.get(key) is asyncio.current_task():
+                table.tasks.pop(key)
+            if left is not None:
                 await self._zombie(table, seat, "away")
         except asyncio.CancelledError:
             pass
+
+    def _ended(self, table: LiveTable) -> None:
+        """The game is over: nobody's grace period matters any more."""
+        for key in [k for k in table.tasks if k.startswith("grace")]:
+            task = table.tasks.pop(key)
+            if task is not asyncio.current_task():
+                task.cancel()
 
     async def _zombie(self, table: LiveTable, seat: int, why: str) -> None:
         async with table.lock:
@@ -655,6 +740,11 @@ class TableService:
             done = table.acks.get((seat, client_id))
             if done is not None:
                 return done
+            if version == table.version and table.may_reclaim(seat):
+                # A move from the seat's own token takes it back from the bot first,
+                # and is then played at the version the taking back made.
+                await self._reclaim(table, seat)
+                version = table.version
             table.may_act(seat, version)
             try:
                 acked = await self._apply(table, seat, text, client_id)
@@ -718,9 +808,11 @@ class TableService:
             state, after, seat, canonical, sentence, frames.held_views(before_views, after_views)
         )
         table.moved(after, after_views, added, seat, client_id, new_version, clocks, outcome)
+        table.run_deadlines(self.wall())  # a turn-based table's new deadlines go out with it
         self.hub.publish(table, "action", {"seat": seat_name(seat)}, tuple(added))
         trace.mark(table.id, new_version, "queued")
         if outcome is not None:
+            self._ended(table)
             self.hub.notice(table, "end", {"result": table.outcome})
         return new_version
 
@@ -753,7 +845,10 @@ class TableService:
         table.version += 1
 
     def _solo_result(self, table: LiveTable, after: GameState) -> SoloResultRow | None:
-        if after.num_players != 1 or table.seats[0].kind != "human":
+        """The statistics row of a game played alone, finished by its person (never one
+        a bot finished: a seat a bot played, from a table kept from before solo games
+        stopped being handed to bots, is left out)."""
+        if after.num_players != 1 or table.seats[0].kind != "human" or table.seats[0].zombie:
             return None
         return SoloResultRow(
             nickname=table.seats[0].nickname or "",
@@ -771,6 +866,13 @@ class TableService:
         first to run out), if this process drives it."""
         if self.closed or table.status != "playing" or not self.coordinator.drives(table.id):
             return
+        if not self.coordinator.shared:
+            # A seat nobody has opened (joined through the API, its page never opened)
+            # is away too: the same grace period, then the same policy. With several
+            # processes a seat's connections may be held by another one, so only the
+            # process that saw a connection close starts its grace period.
+            for seat in table.away_seats():
+                self._arm_grace(table, seat)
         if table.clock is not None:
             deadline = table.run_clocks(time.monotonic())
             old = table.tasks.pop("clock", None)
@@ -778,6 +880,10 @@ class TableService:
                 old.cancel()
             if deadline is not None:
                 table.tasks["clock"] = asyncio.create_task(self._clock_alarm(table.id, deadline))
+        if table.turn is not None:
+            due = table.run_deadlines(self.wall())
+            if due is not None:
+                self._due_at(due, table.id)
         if self.pool is None:
             return
         for seat in table.bots_to_act():
@@ -796,6 +902,82 @@ class TableService:
             await self._timeout(table, seat)
         self._schedule(table)
 
+    # ------------------------------------------------------------ turn-based deadlines
+    def _due_at(self, due: float, table_id: str) -> None:
+        """Remember a turn-based table's next deadline; wake the loop if it is the first."""
+        first = self._due[0][0] if self._due else None
+        heapq.heappush(self._due, (due, table_id))
+        if first is None or due < first:
+            self._due_changed.set()
+
+    async def _deadlines_loop(self) -> None:
+        """One task for every turn-based table's deadlines: it sleeps until the earliest
+        (an idle table costs a heap entry, no task and no CPU), then applies the policy
+        of each seat late by then."""
+        while not self.closed:
+            wait = 3600.0 if not self._due else self._due[0][0] - self.wall()
+            if wait > 0:
+                self._due_changed.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._due_changed.wait(), min(wait, 3600.0))
+                continue
+            try:
+                await self.run_deadlines()
+            except Exception:
+                log.exception("turn-based deadlines failed")
+                await asyncio.sleep(BOT_RETRY_S)
+
+    async def run_deadlines(self) -> list[tuple[str, str]]:
+        """Apply the policy of every seat whose deadline has passed by :attr:`wall`, at
+        the turn-based tables whose deadline is due; returns (table id, seat) of each."""
+        now = self.wall()
+        due: set[str] = set()
+        while self._due and self._due[0][0] <= now:
+            due.add(heapq.heappop(self._due)[1])
+        applied = []
+        for table_id in sorted(due):
+            table = self.tables.get(table_id)
+            if table is None or not self.coordinator.drives(table_id):
+                continue
+            for seat in table.late_for_deadline(now):
+                if await self._deadline(table, seat, now):
+                    applied.append((table_id, seat_name(seat)))
+            self._schedule(table)
+        return applied
+
+    async def _deadline(self, table: LiveTable, seat: int, now: float) -> bool:
+        """``seat`` let its deadline pass: the table's policy (a bot plays the move, a
+        skip where the rules have one, or a forfeit). True if it was applied."""
+        policy = table.on_deadline
+        state = table.state
+        skip = state.skip_action(seat) if policy == "skip" else None
+        text: str | None = None
+        if policy == "forfeit":
+            pass
+        elif skip is not None:
+            text = state.action_to_string(seat, skip)
+        elif self.pool is not None:
+            text = await self.pool.choose(self.settings.zombie_spec, state, seat)
+        else:
+            log.warning("no bot workers for a missed deadline", extra={"table": table.id})
+            return False
+        async with table.lock:
+            table = await self._fresh(table)
+            if table.state is not state or seat not in table.late_for_deadline(now):
+                return False  # the seat moved meanwhile, or the table moved on
+            if text is not None:
+                await self._apply(table, seat, text, None)
+                log.info(
+                    "deadline: move played", extra={"table": table.id, "seat": seat_name(seat)}
+                )
+                return True
+            outcome = table.forfeit_outcome(seat, "missed the deadline")
+            await self._commit(table, table_values={"status": "finished", "outcome": outcome})
+            table.forfeited(seat, outcome)
+            self._ended(table)
+            self.hub.publish(table, "end", {"result": outcome, "deadline": seat_name(seat)})
+        return True
+
     async def _timeout(self, table: LiveTable, seat: int) -> None:
         on_timeout = table.on_timeout
         async with table.lock:
@@ -810,8 +992,8 @@ class TableService:
                     table_values={"status": "finished", "outcome": outcome},
                     seats=[SeatChange(seat, {"clock_ms": 0})],
                 )
-                table.status, table.outcome = "finished", outcome
-                table.seats[seat].clock_ms = 0
+                table.forfeited(seat, outcome)
+                self._ended(table)
                 self.hub.publish(table, "end", {"result": outcome, "timeout": seat_name(seat)})
                 return
             await self._commit(table, seats=[SeatChange(seat, {"zombie": True, "clock_ms": 0})])
@@ -937,6 +1119,7 @@ class TableService:
             options=dict(table.state.options),
             public=table.public,
             clock=None if table.clock is None else ClockSpec.from_json(table.clock),
+            turn=None if table.turn is None else pace.TurnSpec.from_json(table.turn),
             previous_id=table.id,
             carry=table.seats,
         )
@@ -965,6 +1148,7 @@ class TableService:
             table.state,
             table.players(),
             ALL if table.finished else viewer,
+            table.outcome if table.finished else None,
         )
 
     async def replay(
@@ -1053,4 +1237,14 @@ class TableService:
         with self.heavy.gate.share(address):
             rows = await asyncio.to_thread(self.store.solo_results, nickname, game, account_id)
             plain = [(r.game, r.deal, r.score, r.perfect) for r in rows]
-            return await self.heavy.work(heavy.solo_stats, plain, game)
+            out: dict[str, Any] = await self.heavy.work(heavy.solo_stats, plain, game)
+            unfinished = await asyncio.to_thread(self.store.unfinished_solo, nickname, game)
+        # games started and not finished by their person (left, or lost on time) are
+        # counted apart: never in the games, averages or best scores
+        for name, count in unfinished.items():
+            if name not in out:
+                out.update(heavy.solo_stats([], name))
+            out[name]["unfinished"] = count
+        for entry in out.values():
+            entry.setdefault("unfinished", 0)
+        return out

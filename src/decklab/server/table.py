@@ -17,12 +17,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from decklab.engine.state import CHANCE, GameState, Viewer, seat_index, seat_name
-from decklab.server import clock, dealing, frames
+from decklab.server import clock, dealing, frames, pace
 from decklab.server.errors import ServiceError
 from decklab.server.logline import Entry
 from decklab.server.tokens import matches
 
 TIMEOUT_ACTIONS = ("bot", "forfeit")
+
+RECLAIM_CLOCK_MS = 30_000
+"""What a person taking back a seat lost on time may think (at least): with no time
+left, their clock would run out again at once and hand the seat straight back."""
 
 
 @dataclass
@@ -70,6 +74,10 @@ class Seat:
     account_id: int | None = None
     """The account the seat belongs to (None: a guest's); kept for play again and results."""
     token_salt: str | None = None
+    seen: float | None = None
+    """The monotonic second its person last showed a sign of life without a connection
+    open (a request made with its token, a connection closing): the grace period of a
+    seat away runs from it."""
 
     def public(self, index: int) -> dict[str, Any]:
         return {
@@ -201,6 +209,9 @@ class Table:
     secret: bytes | None = None
     """A table of several players' deal secret (:mod:`.dealing`): shown to nobody before
     the end, and the source of all its chance."""
+    turn: dict[str, Any] | None = None
+    """A turn-based table's time control (:mod:`.pace`); None at a live table."""
+    deadlines: pace.Deadlines | None = None
     _views: frames.Views | None = None
 
     def views(self) -> frames.Views:
@@ -267,7 +278,7 @@ class Table:
             raise ServiceError("not_playing", f"the table is {self.status}", 409)
         if self.seats[seat].zombie:
             raise ServiceError(
-                "not_yours_now", "a bot plays this seat: reconnect to take it back", 409
+                "not_yours_now", "a bot plays this seat: take it back to play it", 409
             )
 
     def connect(self, viewer: int) -> bool:
@@ -278,23 +289,77 @@ class Table:
         seat.left = False
         return seat.zombie and not self.finished
 
-    def disconnect(self, viewer: int) -> None:
-        self.seats[viewer].connections = max(0, self.seats[viewer].connections - 1)
+    def disconnect(self, viewer: int, now: float) -> None:
+        seat = self.seats[viewer]
+        seat.connections = max(0, seat.connections - 1)
+        seat.seen = now
+
+    def may_reclaim(self, seat: int) -> bool:
+        """Whether ``seat``'s person may take it back from the bot that plays it now."""
+        return self.seats[seat].zombie and self.status == "playing"
+
+    @property
+    def alone(self) -> bool:
+        """A game played alone: never handed to a bot (nobody waits for its person, and
+        a bot's finish must not count as theirs)."""
+        return self.state.num_players == 1
 
     def needs_grace(self, seat: int) -> bool:
-        """Whether a person's seat just went away during play: a bot takes it over
-        unless they come back within the grace period."""
+        """Whether a person's seat is away during play (it went away, or never came):
+        a bot takes it over unless they come back within the grace period."""
         info = self.seats[seat]
-        return info.away and info.kind == "human" and not info.zombie and self.status == "playing"
+        return (
+            info.away
+            and info.kind == "human"
+            and not info.zombie
+            and self.status == "playing"
+            and not self.alone
+            and self.turn is None  # a turn-based seat waits for its person
+        )
+
+    def away_seats(self) -> list[int]:
+        """The seats :meth:`needs_grace` holds for now."""
+        return [seat for seat in range(len(self.seats)) if self.needs_grace(seat)]
 
     def still_away(self, seat: int) -> bool:
         """After the grace period: whether the seat is still away (a bot takes it over)."""
         info = self.seats[seat]
-        return not (info.zombie or not info.away or self.finished)
+        return not (
+            info.zombie or not info.away or self.finished or self.alone or self.turn is not None
+        )
 
-    def reclaimed(self, seat: int, now: float) -> None:
-        """Its person took the seat back from the bot (committed); their clock runs again."""
+    def seen_now(self, seat: int, now: float) -> None:
+        """Its person showed a sign of life at ``now`` (a request with its token)."""
+        self.seats[seat].seen = now
+
+    def grace_left(self, seat: int, now: float, grace_s: float) -> float | None:
+        """Seconds until the bot takes ``seat`` over at ``now``: None when it is not away
+        any more (back, already a bot's, game over); 0 or less when its time is up. The
+        period runs from its person's last sign of life (from ``now`` if none yet)."""
+        if not self.still_away(seat):
+            return None
+        info = self.seats[seat]
+        if info.seen is None:
+            info.seen = now
+        return grace_s - (now - info.seen)
+
+    def reclaim_clock_ms(self, seat: int) -> int | None:
+        """The clock ``seat`` gets back with its seat when its time ran out (a bot took it
+        over on time): the increment, or :data:`RECLAIM_CLOCK_MS` if that is less (no more
+        than the game's base). None when nothing changes (time left, or no clock)."""
+        info = self.seats[seat]
+        if self.clock is None or info.clock_ms is None or info.clock_ms > 0:
+            return None
+        fresh = min(RECLAIM_CLOCK_MS, int(self.clock["base_ms"]))
+        return max(int(self.clock["increment_ms"]), fresh)
+
+    def reclaimed(self, seat: int, now: float, clock_ms: int | None = None) -> None:
+        """Its person took the seat back from the bot (committed): they are here, and
+        their clock runs again (from ``clock_ms`` if it is given back)."""
         self.seats[seat].zombie = False
+        self.seats[seat].left = False
+        if clock_ms is not None:
+            self.seats[seat].clock_ms = clock_ms
         self.thinking.discard(seat)
         self.restart_clock(seat, now)
 
@@ -371,14 +436,29 @@ class Table:
 
     @property
     def on_timeout(self) -> str:
+        """What a clock running out does here: the table's choice, except that a game
+        played alone is never handed to a bot (it forfeits: left unfinished)."""
+        if self.alone:
+            return "forfeit"
         return self.clock["on_timeout"] if self.clock else "bot"
 
-    def forfeit_outcome(self, seat: int) -> dict[str, Any]:
-        return {
-            **self.state.result(),
-            "forfeit": seat_name(seat),
-            "reason": f"{seat_name(seat)} ran out of time",
-        }
+    def forfeit_outcome(self, seat: int, why: str = "ran out of time") -> dict[str, Any]:
+        """The table's result when ``seat`` forfeits: the game's
+        :meth:`~decklab.engine.state.GameState.forfeit_result` (the seat last, terminal),
+        with the reason said."""
+        result = self.state.forfeit_result(seat)
+        winners = result.get("winners") or []
+        said = f"{seat_name(seat)} {why} and forfeits."
+        if winners:
+            said += f" Won by {', '.join(winners)}."
+        return {**result, "reason": said}
+
+    def forfeited(self, seat: int, outcome: dict[str, Any]) -> None:
+        """``seat`` forfeited (committed): the game is over with ``outcome``."""
+        self.status, self.outcome = "finished", outcome
+        if self.clock is not None:
+            self.seats[seat].clock_ms = 0
+        self.running_since.clear()
 
     def clocks_part(self, now: float) -> dict[str, Any] | None:
         """Every seat's clock as shown at ``now``, and which run."""
@@ -393,6 +473,47 @@ class Table:
                 for i, s in enumerate(self.seats)
             },
             "running": [seat_name(i) for i in sorted(self.running_since)],
+        }
+
+    # ------------------------------------------------------------ turn-based deadlines
+    def set_turn(self, turn: dict[str, Any] | None) -> None:
+        """Make the table turn-based (``turn``, as :class:`.pace.TurnSpec` stores it) or live."""
+        self.turn = turn
+        if turn is None:
+            self.deadlines = None
+        elif self.deadlines is None:
+            self.deadlines = pace.Deadlines(int(turn["move_ms"]))
+
+    def run_deadlines(self, now: float) -> float | None:
+        """Give each person to act a deadline (wall-clock ``now`` plus the time a move has)
+        unless they have one; the earliest, or None (a live table, or nobody waited for)."""
+        if self.deadlines is None:
+            return None
+        if self.status != "playing":
+            self.deadlines.due.clear()
+            return None
+        to_act = self.state.to_act()
+        waiting = {s for s in to_act if self.seats[s].kind == "human" and not self.seats[s].zombie}
+        return self.deadlines.run(to_act, waiting, now)
+
+    def late_for_deadline(self, now: float) -> list[int]:
+        """The seats to act whose deadline has passed by wall-clock ``now``."""
+        if self.deadlines is None or self.status != "playing":
+            return []
+        return [s for s in self.deadlines.late(now) if s in self.state.to_act()]
+
+    @property
+    def on_deadline(self) -> str:
+        return str(self.turn["on_deadline"]) if self.turn else "bot"
+
+    def turn_part(self) -> dict[str, Any] | None:
+        """A turn-based table's time control and each seat's deadline, as shown."""
+        if self.turn is None or self.deadlines is None:
+            return None
+        return {
+            "move_ms": self.turn["move_ms"],
+            "on_deadline": self.turn["on_deadline"],
+            "deadlines": self.deadlines.public() if self.status == "playing" else {},
         }
 
     # ------------------------------------------------------------ moves, undo
@@ -410,6 +531,8 @@ class Table:
         """Take the state after ``seat``'s move (committed at ``version``)."""
         self.state = after
         self.actions += 1
+        if self.deadlines is not None:
+            self.deadlines.moved(seat)
         self.last_action_version = version
         for s, ms in clocks.items():
             self.seats[s].clock_ms = ms
@@ -475,6 +598,7 @@ class Table:
             "version": self.version,
             "actions": self.actions,
             "clock": self.clock,
+            "turn": self.turn_part(),
             "deal": self.seed if self.state.num_players == 1 else None,
             "deal_commitment": dealing.commitment(self.secret) if self.secret else None,
             "deal_secret": self.secret.hex() if self.secret and self.finished else None,

@@ -129,6 +129,10 @@ export class LobbyPage {
         h("div.field", {}, h("label", { for: "clock-inc" }, "Seconds added per move"), h("input#clock-inc", { type: "number", min: 0, step: 1, value: 0 })),
         h("div.field", {}, h("label", { for: "clock-out" }, "When time runs out"),
           h("select#clock-out", {}, h("option", { value: "bot" }, "a bot takes over"), h("option", { value: "forfeit" }, "the seat forfeits")))),
+      g.solo ? null : h("fieldset.turn", {}, h("legend", {}, "Turn-based (play over days; instead of a clock)"),
+        h("div.field", {}, h("label", { for: "turn-hours" }, "Hours for each move"), h("input#turn-hours", { type: "number", min: 0, step: 1, placeholder: "live table", "aria-describedby": "turn-err" }), h("span#turn-err.field-error", { role: "alert" })),
+        h("div.field", {}, h("label", { for: "turn-out" }, "When a deadline passes"),
+          h("select#turn-out", {}, h("option", { value: "bot" }, "a bot plays that move"), h("option", { value: "skip" }, "the turn is skipped (where the rules allow)"), h("option", { value: "forfeit" }, "the seat forfeits")))),
       h("p#create-error.error", { role: "alert" }),
       h("button.primary", { type: "submit" }, "Create the table"));
     this.drawSeats();
@@ -161,7 +165,7 @@ export class LobbyPage {
   showErrors(errors) {
     for (const el of this.formEl.querySelectorAll(".field-error")) el.textContent = "";
     for (const [field, message] of Object.entries(errors)) {
-      const target = this.formEl.querySelector(field === "players" ? "#players-err" : field === "deal" ? "#deal-err" : `#opt-${CSS.escape(field)}-err`);
+      const target = this.formEl.querySelector(field === "players" ? "#players-err" : field === "deal" ? "#deal-err" : field === "turn" ? "#turn-err" : `#opt-${CSS.escape(field)}-err`);
       if (target) target.textContent = message;
     }
   }
@@ -203,6 +207,11 @@ export class LobbyPage {
     const base = Number(this.formEl.querySelector("#clock-base").value || 0);
     if (base > 0) {
       body.clock = { base_s: base * 60, increment_s: Number(this.formEl.querySelector("#clock-inc").value || 0), on_timeout: this.formEl.querySelector("#clock-out").value };
+    }
+    const hours = Number((this.formEl.querySelector("#turn-hours") || {}).value || 0);
+    if (hours > 0) {
+      if (body.clock) errors.turn = "a table is live (a clock) or turn-based, not both";
+      body.turn = { move_s: hours * 3600, on_deadline: this.formEl.querySelector("#turn-out").value };
     }
     return { body, errors, you: seats.indexOf("you") };
   }

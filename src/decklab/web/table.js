@@ -402,6 +402,19 @@ export class TablePage {
     this.live.request({ type: "undo", version: this.frame.version });
   }
 
+  /** Whether a bot plays this page's seat now (a game still going on). */
+  get botPlaysMine() {
+    const f = this.frame;
+    if (!this.seat || !f || f.status !== "playing" || f.terminal) return false;
+    return !!f.seats.find((s) => s.seat === this.seat.seat)?.zombie;
+  }
+
+  reclaim() {
+    this.message = "";
+    this.live.request({ type: "reclaim" });
+    this.schedule();
+  }
+
   askHint() {
     this.hint = { pending: true };
     this.live.request({ type: "hint" });
@@ -507,6 +520,7 @@ export class TablePage {
         h("header.table-head", {},
           h("h1", { tabindex: "-1" }, title),
           h("p.table-meta", {}, `Table ${this.id}`, this.summary.deal !== null && this.spec && this.spec.solo ? ` · deal ${this.summary.deal}` : "",
+            this.summary.turn ? ` · turn-based: ${+(this.summary.turn.move_ms / 3600000).toFixed(2)} h a move` : "",
             " · ", link(`/rules/${this.summary.game}`, "Rules"), " · ", link("/", "Lobby")),
           this.els.conn),
         this.els.turn,
@@ -674,12 +688,15 @@ export class TablePage {
     if (f.clock && f.clock.remaining_ms && f.clock.remaining_ms[seat.seat] !== null && f.clock.remaining_ms[seat.seat] !== undefined) {
       clock = h("span.clock", { "data-seat": seat.seat, "aria-label": `clock of ${seat.seat}` }, clockText(this.clockLeft(seat.seat)));
     }
+    const due = f.turn && f.turn.deadlines ? f.turn.deadlines[seat.seat] : null;
+    const deadline = due ? h("span.deadline", { "data-seat": seat.seat, title: due }, `to move by ${new Date(due).toLocaleString()}`) : null;
     return h("li.seat", { "data-seat": seat.seat, class: [turn ? `turn-${turn.replace(" ", "-")}` : "", seat.seat === mine ? "me" : ""].join(" ") },
       h("span.seat-name", {}, `${seat.seat} `, h("strong", {}, seatLabel(seat)), seat.seat === mine ? " (you)" : ""),
       h("span.presence", { class: `presence-${presence}` }, presence),
-      seat.zombie ? h("span.zombie", {}, "a bot plays for them") : null,
+      seat.zombie && f.status === "playing" && !f.terminal ? h("span.zombie", {}, "a bot plays for them") : null,
       turn ? h("span.seat-turn", {}, turn) : null,
-      clock);
+      clock,
+      deadline);
   }
 
   clockLeft(seat) {
@@ -709,9 +726,13 @@ export class TablePage {
     } else if (this.pending && legal.includes(this.pending.action)) {
       parts.push(h("p", {}, `Playing ${moveText(this.pending.action)} unless you take it back.`));
       parts.push(this.allMoves(legal));
+    } else if (this.botPlaysMine) {
+      // a bot keeps the seat's turns (the clock ran out, or the page was away): the
+      // person here takes it back with one click, or by moving from this seat anywhere
+      parts.push(h("p.zombie-banner", { role: "status" }, "A bot is playing your seat until you take it back."),
+        h("p.buttons", {}, h("button.primary", { type: "button", "data-role": "reclaim", onclick: () => this.reclaim() }, "Take my seat back")));
     } else if (!legal.length) {
-      const zombie = f.seats.find((s) => s.seat === this.seat.seat)?.zombie;
-      parts.push(h("p", {}, zombie ? "A bot is playing your seat until you are back." : f.terminal ? "No more moves." : "Not your turn: waiting."));
+      parts.push(h("p", {}, f.terminal || f.status === "finished" ? "No more moves." : "Not your turn: waiting."));
     } else {
       parts.push(h("p.hint-text", {}, this.selected.length
         ? `Chosen: ${this.selected.map(moveText).join(", ")}. ${candidates.length} move${candidates.length === 1 ? "" : "s"} left.`
@@ -817,7 +838,8 @@ export class TablePage {
         h("dt", {}, "perfect"), h("dd", {}, String(st.perfect)),
         h("dt", {}, "average"), h("dd", {}, st.average === null ? "—" : st.average.toFixed(1)),
         h("dt", {}, "best"), h("dd", {}, st.best === null ? "—" : String(st.best)),
-        h("dt", {}, "streak"), h("dd", {}, `${st.current_streak} (longest ${st.longest_streak})`)));
+        h("dt", {}, "streak"), h("dd", {}, `${st.current_streak} (longest ${st.longest_streak})`),
+        h("dt", {}, "unfinished"), h("dd", {}, String(st.unfinished ?? 0))));
     }
     fill(el, parts);
   }

@@ -52,6 +52,15 @@ class ClockRequest(Strict):
     on_timeout: Literal["bot", "forfeit"] = "bot"
 
 
+class TurnRequest(Strict):
+    """A turn-based table: ``move_s`` seconds (1 minute to 30 days) for each move, then
+    ``on_deadline``: a bot plays the move, the seat is skipped (where the rules have a
+    way to skip; else a bot plays), or the seat forfeits."""
+
+    move_s: float = Field(ge=60, le=30 * 24 * 3600)
+    on_deadline: Literal["bot", "skip", "forfeit"] = "bot"
+
+
 class CreateTable(Strict):
     game: str = Field(max_length=64)
     players: int | None = Field(default=None, ge=1, le=64)
@@ -59,6 +68,7 @@ class CreateTable(Strict):
     seats: list[SeatRequest] = Field(default_factory=list, max_length=64)
     public: bool = True
     clock: ClockRequest | None = None
+    turn: TurnRequest | None = None
     deal: int | None = Field(
         default=None,
         ge=0,
@@ -86,6 +96,9 @@ class TableSummary(BaseModel):
     version: int
     actions: int
     clock: dict[str, Any] | None
+    turn: dict[str, Any] | None = Field(
+        default=None, description="a turn-based table: move_ms, on_deadline, each deadline"
+    )
     deal: int | None = Field(description="a game played alone: its public deal number")
     deal_commitment: str | None = Field(
         default=None, description="a table of several: SHA-256 (hex) of its deal secret"

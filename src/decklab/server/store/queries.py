@@ -258,6 +258,27 @@ class Store:
                 query = query.where(SoloResultRow.game == game)
             return list(db.scalars(query.order_by(SoloResultRow.finished_at, SoloResultRow.id)))
 
+    def unfinished_solo(self, nickname: str, game: str | None = None) -> dict[str, int]:
+        """How many games played alone ``nickname`` started and did not finish, per game
+        (left, or lost on time): shown beside the statistics, never counted in them."""
+        with self.sessions() as db:
+            query = (
+                select(TableRow.game, func.count())
+                .join(SeatRow, SeatRow.table_id == TableRow.id)
+                .where(
+                    SeatRow.nickname == nickname,
+                    SeatRow.kind == "human",
+                    TableRow.num_players == 1,
+                    TableRow.status.in_(("playing", "finished")),
+                    TableRow.id.not_in(select(SoloResultRow.table_id)),
+                    select(ActionRow.seq).where(ActionRow.table_id == TableRow.id).exists(),
+                )
+                .group_by(TableRow.game)
+            )
+            if game is not None:
+                query = query.where(TableRow.game == game)
+            return {name: int(count) for name, count in db.execute(query)}
+
     # ------------------------------------------------------------ writing
     def create(self, table: TableRow, seats: Sequence[SeatRow]) -> None:
         with self.sessions.begin() as db:

@@ -26,6 +26,7 @@ from decklab.server.api.options import check_option_types
 from decklab.server.api.session import AccountsDep, MaybeCallerDep
 from decklab.server.errors import ServiceError
 from decklab.server.hub import sync_frame
+from decklab.server.pace import TurnSpec
 from decklab.server.service import TableService
 from decklab.server.table import ClockSpec, SeatSpec
 
@@ -72,6 +73,7 @@ async def create_table(
         options=dict(body.options),
         public=body.public,
         clock=clock,
+        turn=TurnSpec(body.turn.move_s, body.turn.on_deadline) if body.turn else None,
         deal=body.deal,
     )
     return TableSummary.model_validate(table.summary())
@@ -122,6 +124,13 @@ async def leave(table_id: str, service: ServiceDep, token: TokenDep) -> Response
     """Leave the seat: after the grace period a bot plays it until the token comes back."""
     await service.leave(table_id, token or "")
     return Response(status_code=204)
+
+
+@router.post("/{table_id}/reclaim", response_model=Ack)
+async def reclaim(table_id: str, service: ServiceDep, token: TokenDep) -> Ack:
+    """Take the seat back from the bot that plays it ("take my seat back"); a seat no
+    bot plays is left as it is. Answers the table's version."""
+    return Ack(version=await service.reclaim(table_id, token))
 
 
 @router.get("/{table_id}/state")

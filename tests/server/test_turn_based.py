@@ -1,0 +1,196 @@
+"""Turn-based tables (issue 21, item 4): a deadline per move of hours or days; the seat
+waits (no bot after the grace period); at the deadline the declared policy applies; a
+simultaneous round collects choices until all chose or the deadline. The wall clock is
+injected (``service.wall``), so a day passes in a line."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import pytest
+from starlette.testclient import TestClient
+
+from decklab.server.bots import BotPool
+from decklab.server.hub import sync_frame
+from decklab.server.pace import TurnSpec
+from decklab.server.service import TableService
+from decklab.server.store.db import make_engine, upgrade
+from decklab.server.store.queries import Store
+from decklab.server.table import SeatSpec
+
+from .conftest import fast_settings
+from .games import pick, two_player
+
+pytestmark = pytest.mark.anyio
+
+GAME = two_player()
+HOUR = 3600.0
+
+
+class Wall:
+    """A wall clock a test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@asynccontextmanager
+async def _service(
+    database_url: str, pool: BotPool | None, wall: Wall, **settings: object
+) -> AsyncIterator[TableService]:
+    upgrade(database_url)
+    store = Store(make_engine(database_url))
+    svc = TableService(store, fast_settings(database_url=database_url, **settings), pool)
+    svc.wall = wall
+    await svc.start()
+    try:
+        yield svc
+    finally:
+        await svc.close()
+        store.close()
+
+
+async def _turn_table(
+    service: TableService, policy: str, game: str = GAME, players: int = 2
+) -> tuple[str, list[str]]:
+    table = await service.create_table(
+        game, players, [SeatSpec() for _ in range(players)], turn=TurnSpec(HOUR, policy)
+    )
+    tokens = [(await service.join(table.id, f"p{i + 1}", f"n{i + 1}"))[1] for i in range(players)]
+    return table.id, tokens
+
+
+async def test_a_turn_based_seat_waits_past_the_grace_period(
+    database_url: str, bot_pool: BotPool
+) -> None:
+    async with _service(database_url, bot_pool, Wall(), grace_s=0.2) as service:
+        table_id, tokens = await _turn_table(service, "bot")
+        table = await service.table(table_id)
+        await service.leave(table_id, tokens[table.state.to_act()[0]])
+        await asyncio.sleep(1.0)  # five grace periods: a live table would have a bot now
+        assert table.actions == 0 and not any(s.zombie for s in table.seats)
+        part = sync_frame(table, None)["state"]["turn"]
+        assert part["move_ms"] == HOUR * 1000 and part["on_deadline"] == "bot"
+        assert list(part["deadlines"]) == [f"p{table.state.to_act()[0] + 1}"]
+        assert table.summary()["turn"]["on_deadline"] == "bot"
+
+
+async def test_at_the_deadline_a_bot_plays_that_one_move(
+    database_url: str, bot_pool: BotPool
+) -> None:
+    wall = Wall()
+    async with _service(database_url, bot_pool, wall) as service:
+        table_id, tokens = await _turn_table(service, "bot")
+        table = await service.table(table_id)
+        late = table.state.to_act()[0]
+        wall.now += HOUR - 1
+        assert await service.run_deadlines() == []
+        assert table.actions == 0
+        wall.now += 2
+        assert await service.run_deadlines() == [(table_id, f"p{late + 1}")]
+        assert table.actions == 1 and table.entries[-1].actor == late
+        # that one move only: the seat is still its person's, with a fresh deadline next time
+        assert not table.seats[late].zombie
+        nxt = table.state.to_act()[0]
+        assert table.deadlines is not None and table.deadlines.due[nxt] == wall.now + HOUR
+        # the person plays their next turn themselves
+        if nxt == late:
+            text = table.views().legal(late)[0]
+            await service.act(table_id, tokens[late], text, table.version, "mine")
+            assert table.actions == 2
+
+
+async def test_at_the_deadline_the_seat_forfeits(database_url: str, bot_pool: BotPool) -> None:
+    wall = Wall()
+    async with _service(database_url, bot_pool, wall) as service:
+        table_id, _ = await _turn_table(service, "forfeit")
+        table = await service.table(table_id)
+        late = table.state.to_act()[0]
+        wall.now += 2 * HOUR
+        await service.run_deadlines()
+        assert table.status == "finished" and table.outcome is not None
+        assert table.outcome["forfeit"] == f"p{late + 1}"
+        assert table.outcome["winners"] == [f"p{2 - late}"]
+        assert "missed the deadline" in table.outcome["reason"]
+        assert sync_frame(table, None)["state"]["terminal"] is True
+
+
+async def test_skip_plays_the_games_skip_where_it_has_one(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    wall = Wall()
+    async with _service(database_url, None, wall) as service:  # no bots: only a skip can move
+        table_id, _ = await _turn_table(service, "skip")
+        table = await service.table(table_id)
+        cls = type(table.state)
+        late = table.state.to_act()[0]
+        chosen = table.state.legal_actions(late)[-1]
+        wall.now += 2 * HOUR
+        assert await service.run_deadlines() == []  # no skip in these rules, no bot: waits
+        assert table.actions == 0
+        monkeypatch.setattr(cls, "skip_action", lambda self, seat: chosen, raising=True)
+        service._due_at(wall.now, table_id)
+        assert await service.run_deadlines() == [(table_id, f"p{late + 1}")]
+        assert table.actions == 1 and table.entries[-1].actor == late
+
+
+async def test_a_simultaneous_round_waits_for_all_or_the_deadline(
+    database_url: str, bot_pool: BotPool
+) -> None:
+    game = pick(lambda i: i.simultaneous)
+    from decklab.engine.registry import get_game
+
+    players = get_game(game).info.min_players
+    wall = Wall()
+    async with _service(database_url, bot_pool, wall) as service:
+        table_id, tokens = await _turn_table(service, "bot", game, players)
+        table = await service.table(table_id)
+        to_act = table.state.to_act()
+        assert len(to_act) > 1
+        first = to_act[0]
+        await service.act(
+            table_id, tokens[first], table.views().legal(first)[0], table.version, "a"
+        )
+        wall.now += HOUR / 2
+        assert await service.run_deadlines() == []
+        rest = [s for s in to_act if s != first]
+        assert set(table.state.to_act()) == set(rest)  # the round waits for the others
+        wall.now += HOUR / 2 + 1
+        applied = await service.run_deadlines()
+        # each seat still to choose had the round's deadline; a bot chose for each
+        assert sorted(applied) == sorted((table_id, f"p{s + 1}") for s in rest)
+        assert table.actions == 1 + len(rest)
+        assert table.deadlines is not None
+        # the next turn's seats wait for their people again, with deadlines from now
+        for seat in table.state.to_act():
+            assert table.deadlines.due[seat] == wall.now + HOUR
+
+
+async def test_deadlines_outlive_a_restart(database_url: str, bot_pool: BotPool) -> None:
+    wall = Wall()
+    async with _service(database_url, bot_pool, wall) as first:
+        table_id, _ = await _turn_table(first, "forfeit")
+    wall.now += HOUR + 60
+    async with _service(database_url, bot_pool, wall) as again:
+        table = await again.table(table_id)
+        assert table.turn is not None and table.status == "playing"
+        await again.run_deadlines()
+        assert table.status == "finished" and table.outcome is not None
+
+
+def test_the_api_makes_a_turn_based_table(client: TestClient) -> None:
+    body = {"game": GAME, "players": 2, "turn": {"move_s": 86400, "on_deadline": "forfeit"}}
+    made = client.post("/api/tables", json=body)
+    assert made.status_code == 201, made.text
+    assert made.json()["turn"]["move_ms"] == 86_400_000 and made.json()["clock"] is None
+    both = {**body, "clock": {"base_s": 60}}
+    refused = client.post("/api/tables", json=both)
+    assert refused.status_code == 400 and refused.json()["error"]["code"] == "bad_request"
+    short = {**body, "turn": {"move_s": 5}}
+    assert client.post("/api/tables", json=short).status_code in (400, 422)
