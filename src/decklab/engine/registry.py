@@ -50,6 +50,8 @@ _LOADED: dict[str, type[GameState]] = {}
 _BROKEN: dict[str, str] = {}
 """Plugin games that failed to load: name → the one-line reason."""
 _PLUGINS_READ = False
+_REGISTERED: set[str] = set()
+"""Names added with :func:`register` (kept by :func:`rescan_plugins`)."""
 
 
 class PluginError(ImportError):
@@ -79,8 +81,24 @@ def register(name: str, target: str) -> None:
     """Register a game class or a :class:`Variant`, given as ``"package.module:Name"``."""
     key = normalize_name(name)
     _ENTRIES[key] = target
+    _REGISTERED.add(key)
     _LOADED.pop(key, None)
     _BROKEN.pop(key, None)
+
+
+def rescan_plugins() -> None:
+    """Forget the plugin games found so far; the entry points are read again when next asked.
+
+    For a process whose installed packages changed (a test that installs a plugin,
+    a notebook after ``pip install``); games added with :func:`register` stay.
+    """
+    global _PLUGINS_READ
+    _PLUGINS_READ = False
+    importlib.invalidate_caches()
+    for name in [n for n in _ENTRIES if n not in GAMES and n not in _REGISTERED]:
+        del _ENTRIES[name]
+        _LOADED.pop(name, None)
+        _BROKEN.pop(name, None)
 
 
 def _read_plugins() -> None:

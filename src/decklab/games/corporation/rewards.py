@@ -52,6 +52,13 @@ def _plugins() -> dict[str, str]:
     return _PLUGINS
 
 
+def rescan() -> None:
+    """Read the entry points again when next asked (installed packages changed)."""
+    global _PLUGINS
+    _PLUGINS = None
+    _FOUND.clear()
+
+
 def reward_names() -> list[str]:
     return [*_BUILTIN, *(n for n in _plugins() if n not in _BUILTIN)]
 
