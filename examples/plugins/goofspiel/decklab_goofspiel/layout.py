@@ -63,7 +63,8 @@ def _seat(view: dict[str, Any], seat: str, mine: bool, acting: bool) -> Zone:
         tuple(shown),
         "row",
         owner=seat,
-        note=f"{view['scores'][seat]} pts from {len(won)} prizes" + (f", {status}" if status else ""),
+        note=f"{view['scores'][seat]} pts from {len(won)} prizes"
+        + (f", {status}" if status else ""),
         highlight=acting,
     )
 

@@ -41,9 +41,7 @@ INFO = GameInfo(
     simultaneous=True,
     hidden_information=True,
     score_unit="prize points",
-    options=(
-        Option("cards", "values per hand and in the prize deck (1…cards)", int, 13, 1, 13),
-    ),
+    options=(Option("cards", "values per hand and in the prize deck (1…cards)", int, 13, 1, 13),),
 )
 
 
@@ -198,9 +196,9 @@ class GoofspielState(GameState):
         return self._round_start
 
     def redact_history_entry(self, index: int, actor: int, text: str, viewer: Viewer) -> str:
-        if index >= self._round_start and self._waiting and actor >= 0 and actor != viewer:
-            if viewer != ALL:
-                return "bid ??"
+        hidden = self._waiting and actor >= 0 and actor != viewer and viewer != ALL
+        if index >= self._round_start and hidden:
+            return "bid ??"
         return text
 
     # -------------------------------------------------------------- views
@@ -248,7 +246,9 @@ class GoofspielState(GameState):
             else:
                 status = "to bid" if self._waiting else ""
             hand = " ".join(map(str, self.hands[s]))
-            lines.append(f"{mark} {seat_name(s):>3} {self.points[s]:>4} pts  {status:<8} hand: {hand}")
+            lines.append(
+                f"{mark} {seat_name(s):>3} {self.points[s]:>4} pts  {status:<8} hand: {hand}"
+            )
         if not self._waiting:
             lines.append("Game over. Winners: " + ", ".join(seat_name(w) for w in self.winners()))
         return "\n".join(lines)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import importlib.metadata
 import sys
 from collections.abc import Callable
-from typing import Final
+from typing import Final, cast
 
 RewardFn = Callable[[int, int], int]
 """``reward(value, members) -> points`` for each member of a Corporation that stuck together."""
@@ -78,8 +78,8 @@ def reward_function(name: str) -> RewardFn:
         raise ValueError(f"reward formula {name!r} ({target}) failed to load: {exc}") from None
     if not callable(fn):
         raise ValueError(f"reward formula {name!r} ({target}) is not a function")
-    _FOUND[name] = fn
-    return fn
+    _FOUND[name] = cast(RewardFn, fn)
+    return _FOUND[name]
 
 
 def check_reward(name: str, num_players: int) -> str | None:

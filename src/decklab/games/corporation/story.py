@@ -40,7 +40,10 @@ def round_points(
         if all(played[m] == v for m in members) and len(by_value[v]) == len(members):
             for m in members:
                 out[m].append(
-                    (f"Corporation of {_value(corp['value'])}s stuck on {v}", reward(v, len(members)))
+                    (
+                        f"Corporation of {_value(corp['value'])}s stuck on {v}",
+                        reward(v, len(members)),
+                    )
                 )
     for v, seats in by_value.items():
         if len(seats) == 1:
