@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-import test_generic as generic  # tests/test_generic.py (tests/ is on sys.path)
 
+import test_generic as generic  # tests/test_generic.py (tests/ is on sys.path)
 from decklab.engine.playthrough import case_filename, playthrough
 
 PLAYERS = [2, 3, 4, 5]

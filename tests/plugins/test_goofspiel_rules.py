@@ -54,3 +54,24 @@ def test_bad_options_and_setups_are_clear_errors(plugins: Path) -> None:
     with pytest.raises(SetupError, match=r"each value 1…3 once"):
         cls.from_setup(2, {"cards": 3}, {"prizes": [1, 1, 2]})
     assert cls.new(4, {"cards": 5}, seed=1).view(0)["prizes_left"] == 4
+
+
+def test_goofspiel_is_played_in_the_terminal(plugins: Path, tmp_path: Path) -> None:
+    """``decklab play goofspiel --plain``: a person against greedy, the record saved."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    save = tmp_path / "game.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "decklab.cli", "play", "goofspiel", "--plain", "-p",
+         "human,greedy", "-o", "cards=3", "--seed", "1", "--save", str(save)],
+        input="bid 3\nbid 2\n1\n", capture_output=True, text=True, timeout=120,
+        env=os.environ.copy(),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Goofspiel — round 1 of 3" in done.stdout and "Game over" in done.stdout
+    record = json.loads(save.read_text())
+    assert record["game"] == "goofspiel" and record["options"] == {"cards": 3}
+    assert len(record["actions"]) == 6

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from web.live import LiveServer  # tests/web (tests/ is on sys.path)
 from web.test_play import create_from_lobby
 from web.ui import offered, play_on_cards, server_legal, wait_turn

@@ -70,9 +70,7 @@ def _simulate(game: str, out: Path, *backend: str) -> tuple[list[int], dict[str,
     return _rounds(out)
 
 
-def test_simulate_with_two_workers_plays_the_variants_rules(
-    plugins: Path, tmp_path: Path
-) -> None:
+def test_simulate_with_two_workers_plays_the_variants_rules(plugins: Path, tmp_path: Path) -> None:
     base, base_opts = _simulate("corporation", tmp_path / "base", "--workers", "2")
     variant, opts = _simulate("corporation-shared-reward", tmp_path / "var", "--workers", "2")
     assert base_opts["reward"] == "standard" and opts["reward"] == "shared"
@@ -81,9 +79,7 @@ def test_simulate_with_two_workers_plays_the_variants_rules(
     assert statistics.mean(variant) > statistics.mean(base) + 0.5, (base, variant)
 
 
-def test_simulate_on_a_local_ray_gives_what_two_workers_give(
-    plugins: Path, tmp_path: Path
-) -> None:
+def test_simulate_on_a_local_ray_gives_what_two_workers_give(plugins: Path, tmp_path: Path) -> None:
     pytest.importorskip("ray", reason="Ray is not installed (pip install 'decklab[cluster]')")
     local, _ = _simulate("corporation-shared-reward", tmp_path / "local", "--workers", "2")
     on_ray, opts = _simulate("corporation-shared-reward", tmp_path / "ray", "--ray", "local")
