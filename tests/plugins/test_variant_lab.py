@@ -77,6 +77,12 @@ def test_simulate_with_two_workers_plays_the_variants_rules(plugins: Path, tmp_p
     assert len(base) == len(variant) == 24
     # a smaller reward takes the table longer to reach the same target
     assert statistics.mean(variant) > statistics.mean(base) + 0.5, (base, variant)
+    # and `decklab compare` pairs the variant with its base game, deal by deal
+    done = _cli("compare", str(tmp_path / "base"), str(tmp_path / "var"), "--json")
+    data = json.loads(done.stdout)
+    assert (data["game"], data["game_b"]) == ("corporation", "corporation-shared-reward")
+    rounds = next(d for d in data["differences"] if d["metric"] == "rounds")
+    assert rounds["deals"] == 24 and rounds["difference"] > 0.5
 
 
 def test_simulate_on_a_local_ray_gives_what_two_workers_give(plugins: Path, tmp_path: Path) -> None:

@@ -250,6 +250,16 @@ def _variant_state(name: str, fields: Any) -> GameState:
     return state
 
 
+def base_game(name: str) -> str:
+    """The game a variant is a variant of (a game's own name for a game).
+
+    Runs of a variant and of its base play the same deals from the same seed (one
+    class, one deal), so the lab may pair them deal by deal.
+    """
+    cls = get_game(name)
+    return str(getattr(cls, "variant_of", None) or cls.info.name)
+
+
 def game_info(name: str) -> GameInfo:
     """The :class:`GameInfo` of the registered game ``name`` (how a pickled one comes back)."""
     return get_game(name).info
