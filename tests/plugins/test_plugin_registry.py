@@ -128,7 +128,7 @@ def test_a_broken_plugin_is_one_line_and_hides_no_game(plugins: Path, tmp_path: 
     assert set(GAMES) | {"goofspiel", "corporation-shared-reward"} == set(names.split(","))
     assert facade == "FacadeState"  # the built-in wins the clash
     assert err.startswith("ERR plugin game 'broken' (no_such_module.state:State) failed to load")
-    lines = done.stderr.strip().splitlines()
+    lines = [line for line in done.stderr.splitlines() if line.startswith("decklab: ")]
     assert len(lines) == 2, lines  # the clash and the broken one, one line each
     assert any("'facade'" in line and "ignored" in line for line in lines)
     # the command line lists the games all the same
@@ -152,3 +152,17 @@ def test_rescan_forgets_uninstalled_plugins(plugins: Path) -> None:
         registry.rescan_plugins()
     assert "goofspiel" in game_names()
     assert not isinstance(PluginError("x"), KeyError)
+
+
+def test_a_plugin_game_state_pickles_with_all_its_fields(plugins: Path) -> None:
+    """The server hands a bot's worker process a pickled state. On the compiled build the
+    engine's own pickling of an interpreted subclass kept only the base's fields."""
+    cls = get_game("goofspiel")
+    state = cls.new(3, seed=2)
+    state.apply(0, 5)
+    again = pickle.loads(pickle.dumps(state))
+    assert type(again) is cls
+    assert again.view(ALL) == state.view(ALL) and again.history == state.history
+    assert again.legal_actions(1) == state.legal_actions(1)
+    again.apply(1, 4)
+    assert state.to_act() == (1, 2) and again.to_act() == (2,)

@@ -185,6 +185,8 @@ def _load(key: str, target: str) -> type[GameState]:
         if not isinstance(info, GameInfo) or info.name != key:
             named = getattr(info, "name", None)
             raise TypeError(f"{target}'s info.name is {named!r}, not the entry point's {key!r}")
+        if GAMES.get(key) != target:
+            copyreg.pickle(obj, _pickle_by_name)
         return obj
     raise TypeError(f"{target} is neither a GameState subclass nor a decklab Variant")
 
@@ -226,27 +228,32 @@ def _variant_class(key: str, variant: Variant) -> type[GameState]:
         (base,),
         {"info": new_info, "variant_of": info.name, "__module__": base.__module__},
     )
-    copyreg.pickle(cls, _pickle_variant_state)
+    copyreg.pickle(cls, _pickle_by_name)
     return cls
 
 
-def _pickle_variant_state(
+def _pickle_by_name(
     state: GameState,
-) -> tuple[Callable[[str, Any], GameState], tuple[str, Any]]:
-    return (_variant_state, (state.info.name, state.__getstate__()))
+) -> tuple[Callable[[str, dict[str, Any]], GameState], tuple[str, dict[str, Any]]]:
+    """A plugin's state (or a variant's) as its game's name and its fields.
+
+    By name, because a variant's class is made at run time and cannot be found by
+    its module path; with every field, because on the compiled build the engine's
+    own pickling of an interpreted subclass knows only the compiled base's fields
+    (a plugin game's own fields live in the instance's ``__dict__``).
+    """
+    got = state.__getstate__()
+    fields: dict[str, Any] = dict(got) if isinstance(got, dict) else {}
+    fields.update(getattr(state, "__dict__", None) or {})
+    return (_state_by_name, (state.info.name, fields))
 
 
-def _variant_state(name: str, fields: Any) -> GameState:
-    """A pickled state of a variant, rebuilt in whichever process finds the variant."""
+def _state_by_name(name: str, fields: dict[str, Any]) -> GameState:
+    """A pickled plugin state, rebuilt in whichever process finds the game by its name."""
     cls = get_game(name)
     state = cls.__new__(cls)
-    setstate = getattr(state, "__setstate__", None)
-    if setstate is not None:
-        setstate(fields)
-    elif fields:
-        slots, extra = fields if isinstance(fields, tuple) else (fields, None)
-        for k, v in {**(slots or {}), **(extra or {})}.items():
-            setattr(state, k, v)
+    for key, value in fields.items():
+        setattr(state, key, value)
     return state
 
 
