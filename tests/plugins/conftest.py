@@ -3,9 +3,10 @@ into a throwaway ``--target`` folder, which is put on ``sys.path`` (and on
 ``PYTHONPATH`` for the processes a test starts) so that ``importlib.metadata``
 finds their ``dist-info`` and its entry points, as for any installed package.
 
-The folder is made once per session and taken off again at the end, and the
-registry is told to read the entry points again each time: the other tests of
-the session see exactly the built-in games.
+The folder is made once per session; it is put on the path for each test module
+here and taken off again after it, and the registry is told to read the entry
+points again each time: the other tests of the session see exactly the
+built-in games.
 """
 
 from __future__ import annotations
@@ -50,10 +51,18 @@ def pythonpath(target: Path) -> str:
 
 
 @pytest.fixture(scope="session")
-def plugins(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """The folder the example plugins are installed in, on ``sys.path`` for the session."""
+def plugin_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder the example plugins are installed in (once a session)."""
     target = tmp_path_factory.mktemp("plugins")
     install(target)
+    return target
+
+
+@pytest.fixture(scope="module")
+def plugins(plugin_dir: Path) -> Iterator[Path]:
+    """The plugins' folder, on ``sys.path`` (and ``PYTHONPATH``) for one test module:
+    the modules of other folders, run later in the session, see the built-in games only."""
+    target = plugin_dir
     old_env = os.environ.get("PYTHONPATH")
     sys.path.insert(0, str(target))
     os.environ["PYTHONPATH"] = pythonpath(target)
