@@ -9,6 +9,12 @@ action (a simultaneous round of n seats is n decisions, for OpenSpiel's
 goofspiel as for Corporation). Ratios are against OpenSpiel's C++
 ``goofspiel(num_cards=8,players=4)`` and its pure-Python ``python_kuhn_poker``.
 
+Where the example plugin game goofspiel is installed (``pip install --no-deps
+examples/plugins/goofspiel``; it is then one of the registered games), it is also
+measured against OpenSpiel's C++ goofspiel with the same cards and players
+(``--goof-cards``, ``--goof-players``; a shuffled prize deck, ``points_order=random``,
+in both): the same game, written once as a decklab plugin and once in C++.
+
 On the compiled build each game is also measured on the pure-Python build, in a
 peer process that plays its slices in turn with the others (``bench/peer.py``);
 the last column is the compiled build's speed over the pure one's.
@@ -71,12 +77,18 @@ class _Meter:
         return self.decisions / self.elapsed, self.games / self.elapsed
 
 
-def decklab_loop(name: str, players: int | None) -> Callable[[random.Random], int]:
+PLUGIN_GAME = "goofspiel"
+"""The example plugin game (examples/plugins/goofspiel), paired with OpenSpiel's C++ one."""
+
+
+def decklab_loop(
+    name: str, players: int | None, options: dict[str, Any] | None = None
+) -> Callable[[random.Random], int]:
     cls = get_game(name)
     counter = iter(range(1 << 62))
 
     def play_one(rng: random.Random) -> int:
-        state = cls.new(players, seed=next(counter))
+        state = cls.new(players, options, seed=next(counter))
         n = 0
         choice = rng.choice
         while True:
@@ -148,6 +160,12 @@ def main(argv: list[str] | None = None) -> int:
         "--players", type=int, default=None, help="player count (default: each game's)"
     )
     parser.add_argument("--rounds", type=int, default=5, help="interleaved slices per engine")
+    parser.add_argument(
+        "--goof-cards", type=int, default=13, help="cards of the plugin goofspiel and its peer"
+    )
+    parser.add_argument(
+        "--goof-players", type=int, default=2, help="players of the plugin goofspiel and its peer"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
         "--no-pure", action="store_true", help="do not measure the pure-Python build beside it"
@@ -179,9 +197,28 @@ def main(argv: list[str] | None = None) -> int:
         meters[label] = _Meter(loop, clock)
     games: dict[str, tuple[str, int]] = {}
     for name in args.games.split(","):
+        if name == PLUGIN_GAME:
+            continue  # measured below, beside its OpenSpiel twin
         players = args.players or get_game(name).info.default_players
         games[f"{name} ({players}p)"] = (name, players)
         meters[f"{name} ({players}p)"] = _Meter(decklab_loop(name, players), clock)
+    twins: dict[str, str] = {}
+    if PLUGIN_GAME in game_names():
+        cards, players = args.goof_cards, args.goof_players
+        peer_label = f"OpenSpiel goofspiel({cards} cards, {players}p) C++"
+        loop = openspiel_loop(f"goofspiel(num_cards={cards},players={players})")
+        assert loop is not None  # open-spiel was found above
+        meters[peer_label] = _Meter(loop, clock)
+        label = f"{PLUGIN_GAME} plugin ({cards} cards, {players}p)"
+        options = {"cards": cards}
+        meters[label] = _Meter(decklab_loop(PLUGIN_GAME, players, options), clock)
+        twins[label] = peer_label
+    else:
+        print(
+            f"{PLUGIN_GAME} is not installed: pip install --no-deps examples/plugins/goofspiel "
+            "to measure it against OpenSpiel's",
+            file=sys.stderr,
+        )
     pure = start_peer(__file__, not args.no_pure)
     pure_totals: dict[str, dict[str, Any]] = {}
     slice_s = args.seconds / args.rounds
@@ -206,9 +243,11 @@ def main(argv: list[str] | None = None) -> int:
     for label, meter in meters.items():
         dps, gps = meter.rates()
         results[label] = {"decisions_per_s": dps, "games_per_s": gps}
-        if label not in peers:
+        if label not in peers and label not in twins.values():
             results[label]["vs_goofspiel"] = dps / goof
             results[label]["vs_python_kuhn"] = dps / kuhn
+        if label in twins:
+            results[label]["vs_same_game_cpp"] = dps / meters[twins[label]].rates()[0]
         if label in pure_totals:
             got = pure_totals[label]
             results[label]["pure_decisions_per_s"] = got["decisions"] / got["elapsed"]
@@ -223,6 +262,8 @@ def main(argv: list[str] | None = None) -> int:
         title=f"Random playouts ({decklab.BUILD} build), {args.seconds:g} {per} per engine"
     )
     columns = ["engine", "decisions/s", "games/s", "× goofspiel C++", "× python kuhn"]
+    if twins:
+        columns.append("× same game C++")
     if pure_totals:
         columns += ["pure decisions/s", "× pure"]
     for col in columns:
@@ -235,6 +276,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{row['vs_goofspiel']:.2f}" if "vs_goofspiel" in row else "—",
             f"{row['vs_python_kuhn']:.2f}" if "vs_python_kuhn" in row else "—",
         ]
+        if twins:
+            cells.append(f"{row['vs_same_game_cpp']:.2f}" if "vs_same_game_cpp" in row else "—")
         if pure_totals:
             cells += (
                 [f"{row['pure_decisions_per_s']:,.0f}", f"{row['vs_pure']:.2f}"]

@@ -44,7 +44,7 @@ def test_rng_below_stays_in_range(n: int, seed: int) -> None:
 def test_option_parsing_and_errors() -> None:
     info = CorporationState.info
     opts = info.resolve_options(5, {"target": "60", "top_value": 7})
-    assert opts == {"target": 60, "max_rounds": 200, "top_value": 7}
+    assert opts == {"target": 60, "max_rounds": 200, "top_value": 7, "reward": "standard"}
     with pytest.raises(OptionError, match="whole number"):
         info.resolve_options(5, {"target": "lots"})
     with pytest.raises(OptionError, match="below the minimum"):

@@ -96,11 +96,19 @@ def _midgame_states(game: str, players: int, count: int, seed: int) -> list:
     for k in range(count):
         state = cls.new(players, seed=seed * 1000 + k)
         stop = rng.randrange(0, 60)
+        played: list[tuple[int, int]] = []
         for _ in range(stop):
             if state.is_terminal():
+                # A short game (goofspiel's 2 × 13 bids) would end before ``stop``: play
+                # it again to a point within it, so that something is still hidden.
+                state = cls.new(players, seed=seed * 1000 + k)
+                for seat, action in played[: stop % len(played)]:
+                    state.apply(seat, action)
                 break
             seat = state.to_act()[0]
-            state.apply(seat, rng.choice(state.legal_actions(seat)))
+            action = rng.choice(state.legal_actions(seat))
+            played.append((seat, action))
+            state.apply(seat, action)
         states.append(state)
     return states
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from decklab.engine.errors import DecklabError
+from decklab.engine.registry import base_game
 from decklab.lab import metrics, paired
 from decklab.lab.runner import MANIFEST, derive_seed, read_plan
 
@@ -157,6 +158,14 @@ def decide(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def _family(game: str) -> str:
+    """A game's base game (a variant plugin compares with the game it varies)."""
+    try:
+        return base_game(game)
+    except (KeyError, ImportError):
+        return game  # not installed here: compared by name only
+
+
 def compare_folders(a: Path, b: Path, seed: int = 0) -> dict[str, Any]:
     """``decklab compare A B``: every metric's paired difference, Holm-corrected."""
     for folder in (a, b):
@@ -165,12 +174,16 @@ def compare_folders(a: Path, b: Path, seed: int = 0) -> dict[str, Any]:
                 f"{folder} holds no decklab simulation (a sweep's cell-… folder is one)"
             )
     plan_a, plan_b = read_plan(a), read_plan(b)
-    if plan_a.game != plan_b.game:
-        raise CompareError(f"{a} is {plan_a.game} and {b} is {plan_b.game}: compare one game")
+    if plan_a.game != plan_b.game and _family(plan_a.game) != _family(plan_b.game):
+        raise CompareError(
+            f"{a} is {plan_a.game} and {b} is {plan_b.game}: compare one game "
+            "(or a variant with its base game)"
+        )
     rows_a, rows_b = metrics.load(a), metrics.load(b)
     diffs = decide([d.to_json() for d in compare_rows(rows_a, rows_b, seed)])
     data = {
         "game": plan_a.game,
+        "game_b": plan_b.game,
         "a": str(a),
         "b": str(b),
         "same_seed": plan_a.seed == plan_b.seed,

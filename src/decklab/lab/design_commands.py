@@ -9,7 +9,7 @@ the folder it is given, and resumes when run again with the same arguments.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -336,7 +336,7 @@ def register(app: typer.Typer) -> None:
             print(json_module.dumps(data, indent=1))
             return
         table = Table(
-            title=f"{data['game']}: {b} − {a}, paired over the same deals", title_justify="left"
+            title=f"{_games(data)}: {b} − {a}, paired over the same deals", title_justify="left"
         )
         for col in ("metric", "A", "B", "B − A", "95% paired t", "95% bootstrap",
                     "detectable", "Holm p", "deals", "verdict"):  # fmt: skip
@@ -388,3 +388,9 @@ def register(app: typer.Typer) -> None:
         except DecklabError as exc:
             raise fail(str(exc)) from None
         console.print(f"wrote {html_path} and {json_path}", highlight=False)
+
+
+def _games(data: dict[str, Any]) -> str:
+    """``game``, or ``base → variant`` for a variant compared with its base game."""
+    a, b = data["game"], data.get("game_b", data["game"])
+    return a if a == b else f"{a} → {b}"

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from decklab.engine.layout import Card, Row, Table, Zone, back, card, seat_names, you, yours
+from decklab.games.corporation.rewards import DEFAULT, reward_function
 
 PER_ROW = 5
 
@@ -40,6 +41,7 @@ def table(view: dict[str, Any]) -> Table:
                 "row",
             )
         )
+    reward = reward_function(str(view.get("reward", DEFAULT)))
     for corp in view["corporations"]:
         members = corp["members"]
         middle.append(
@@ -47,7 +49,7 @@ def table(view: dict[str, Any]) -> Table:
                 f"Corporation at {corp['value']}",
                 tuple(card(str(corp["value"]), key="", label=m) for m in members),
                 "fan",
-                note=f"{corp['value'] * len(members)} each if they stick",
+                note=f"{reward(corp['value'], len(members))} each if they stick",
             )
         )
     if middle:

@@ -11,10 +11,13 @@ import random
 from collections.abc import Mapping
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 from decklab.engine.chance import std_choice
 from decklab.engine.errors import IllegalAction, SetupError
 from decklab.engine.info import GameInfo, Option
 from decklab.engine.state import ALL, GameState, Viewer, seat_name
+from decklab.games.corporation.rewards import DEFAULT, RewardFn, check_reward, reward_function
 
 _VALUE_TEXT: Final = {1: "A"}
 _HANDS: Final[dict[int, list[list[int]]]] = {}
@@ -75,10 +78,19 @@ INFO: Final = GameInfo(
             minimum=2,
             maximum=13,
         ),
+        Option(
+            "reward",
+            "the reward formula of a Corporation that sticks together (P5): 'standard' is "
+            "value × members; installed plugins add others (games/corporation/rewards.py)",
+            str,
+            default=DEFAULT,
+            check=check_reward,
+        ),
     ),
 )
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a variant's class (engine/registry.py)
 class CorporationState(GameState):
     """A game of Corporation between ``num_players`` seats."""
 
@@ -98,6 +110,8 @@ class CorporationState(GameState):
     """This round's face-down choices, 0 where a seat has not chosen yet."""
     rounds: list[tuple[int, ...]]
     """Every revealed round, each seat's value: public knowledge."""
+    reward: RewardFn
+    """Each member's reward for a Corporation that stuck together on a value (P5; rewards.py)."""
     _waiting: tuple[int, ...]
     _legal: list[list[int]]
     _round_start: int
@@ -109,6 +123,7 @@ class CorporationState(GameState):
         self.top = self.options["top_value"]
         self.target = self.options["target"]
         self.max_rounds = self.options["max_rounds"]
+        self.reward = reward_function(self.options["reward"])
         self.round = 1
         self.points = [0] * n
         self.locked = [0] * n
@@ -137,6 +152,7 @@ class CorporationState(GameState):
         c.top = self.top
         c.target = self.target
         c.max_rounds = self.max_rounds
+        c.reward = self.reward
         c.round = self.round
         c.points = self.points.copy()
         c.locked = self.locked.copy()
@@ -208,8 +224,9 @@ class CorporationState(GameState):
             v = played[members[0]]
             size = len(members)
             if count[v] == size and all(played[m] == v for m in members):
+                gain = self.reward(v, size)
                 for m in members:
-                    points[m] = points[m] + v * size
+                    points[m] = points[m] + gain
         new_corps: list[tuple[int, tuple[int, ...]]] = []
         locked = [0] * n
         for v in range(1, self.top + 1):  # in order of value
@@ -276,11 +293,12 @@ class CorporationState(GameState):
     def view(self, seat: Viewer) -> dict[str, Any]:
         n = self.num_players
         out: dict[str, Any] = {
-            "game": "corporation",
+            "game": self.info.name,
             "round": self.round,
             "target": self.target,
             "max_rounds": self.max_rounds,
             "top_value": self.top,
+            "reward": self.options["reward"],
             "scores": {seat_name(s): self.points[s] for s in range(n)},
             "in_front": {seat_name(s): self.locked[s] or None for s in range(n)},
             "corporations": [
@@ -383,7 +401,7 @@ class CorporationState(GameState):
                 v = played[members[0]]
                 if all(played[m] == v for m in members) and len(groups[v]) == len(members):
                     for m in members:
-                        points[m] += v * len(members)
+                        points[m] += self.reward(v, len(members))
             prev = []
             for v, seats in sorted(groups.items()):
                 if len(seats) == 1:
@@ -512,7 +530,7 @@ def greedy_choices(state: CorporationState, seat: int) -> list[int]:
             for o in others:
                 p = probs[o][v]
                 together *= p if o in my_corp else 1.0 - p
-            ev += discount * v * len(my_corp) * together
+            ev += discount * state.reward(v, len(my_corp)) * together
         values.append((ev, v))
     best = max(ev for ev, _ in values)
     return [v for ev, v in values if ev >= best * (1.0 - NEAR_TIE)]

@@ -9,6 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from decklab.engine.story import Moment
+from decklab.games.corporation.rewards import DEFAULT, RewardFn, reward_function, standard
+
+
+def reward_of(view: dict[str, Any]) -> RewardFn:
+    """The game's reward formula (P5), named in its view (rewards.py)."""
+    return reward_function(str(view.get("reward", DEFAULT)))
 
 
 def _value(v: int) -> str:
@@ -20,7 +26,7 @@ def _names(seats: list[str]) -> str:
 
 
 def round_points(
-    played: dict[str, int], corporations: list[dict[str, Any]]
+    played: dict[str, int], corporations: list[dict[str, Any]], reward: RewardFn = standard
 ) -> dict[str, list[tuple[str, int]]]:
     """What each seat scores in a revealed round and why: a lone card (P3), a reward
     for a Corporation that stuck together (P5), nothing for a card shared (P4)."""
@@ -34,7 +40,10 @@ def round_points(
         if all(played[m] == v for m in members) and len(by_value[v]) == len(members):
             for m in members:
                 out[m].append(
-                    (f"Corporation of {_value(corp['value'])}s stuck on {v}", v * len(members))
+                    (
+                        f"Corporation of {_value(corp['value'])}s stuck on {v}",
+                        reward(v, len(members)),
+                    )
                 )
     for v, seats in by_value.items():
         if len(seats) == 1:
@@ -54,8 +63,8 @@ def narrate(moment: Moment) -> list[str]:
         + "."
     ]
     for corp in before["corporations"]:
-        out.append(_fate(corp, played))
-    points = round_points(played, before["corporations"])
+        out.append(_fate(corp, played, reward_of(after)))
+    points = round_points(played, before["corporations"], reward_of(after))
     for corp in after["corporations"] if not after["terminal"] else _formed(played):
         members = corp["members"]
         out.append(
@@ -79,7 +88,7 @@ def _formed(played: dict[str, int]) -> list[dict[str, Any]]:
     ]
 
 
-def _fate(corp: dict[str, Any], played: dict[str, int]) -> str:
+def _fate(corp: dict[str, Any], played: dict[str, int], reward: RewardFn) -> str:
     """P5: did last round's Corporation stick together (all on one value, nobody else)?"""
     members: list[str] = corp["members"]
     name = f"The Corporation of {_value(corp['value'])}s ({_names(members)})"
@@ -87,7 +96,7 @@ def _fate(corp: dict[str, Any], played: dict[str, int]) -> str:
     v = values[0]
     outsiders = [s for s, x in played.items() if x == v and s not in members]
     if all(x == v for x in values) and not outsiders:
-        return f"{name} stuck together on {_value(v)}: +{v * len(members)} each."
+        return f"{name} stuck together on {_value(v)}: +{reward(v, len(members))} each."
     if all(x == v for x in values):
         return (
             f"{name} stuck together on {_value(v)}, but {_names(outsiders)} played it too: "
@@ -112,8 +121,9 @@ def score_rows(view: dict[str, Any]) -> dict[str, list[tuple[str, float]]]:
     """Round by round, what each seat scored and why (rounds that scored nothing are left out)."""
     out: dict[str, list[tuple[str, float]]] = {seat: [] for seat in view["scores"]}
     corporations: list[dict[str, Any]] = []
+    reward = reward_of(view)
     for number, played in enumerate(view["rounds"], 1):
-        for seat, rows in round_points(played, corporations).items():
+        for seat, rows in round_points(played, corporations, reward).items():
             for label, points in rows:
                 out[seat].append((f"round {number}: {label}", points))
         corporations = _formed(played)
@@ -131,6 +141,7 @@ def explain_action(view: dict[str, Any], action: str) -> str | None:
         partners = [m for m in mine[0]["members"] if m != seat]
         return (
             f"plays {_value(v)}: if {_names(partners)} play{'s' if len(partners) == 1 else ''} "
-            f"it too and nobody else does, your Corporation earns {v * len(mine[0]['members'])} each"
+            f"it too and nobody else does, your Corporation earns "
+            f"{reward_of(view)(v, len(mine[0]['members']))} each"
         )
     return f"plays {_value(v)}: worth {v} if nobody else plays it"

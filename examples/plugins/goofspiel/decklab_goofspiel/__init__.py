@@ -1,0 +1,1 @@
+"""Goofspiel as a decklab plugin: the state in ``state.py``, hooks beside it."""
