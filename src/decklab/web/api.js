@@ -1,4 +1,5 @@
 // REST calls and what the browser keeps: seat tokens per table, the nickname.
+import { unreachable, reachable } from "./net.js"; // feel: the "reconnecting" banner
 
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -12,7 +13,14 @@ export async function api(path, { method = "GET", body = undefined, token = null
   const headers = { accept: "application/json" };
   if (body !== undefined) headers["content-type"] = "application/json";
   if (token) headers.authorization = `Bearer ${token}`;
-  const answer = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let answer;
+  try {
+    answer = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    unreachable(); // feel: no answer at all (server down, no network)
+    throw new ApiError(0, "unreachable", "The server cannot be reached.");
+  }
+  reachable(); // feel
   if (answer.status === 204) return null;
   let data = null;
   try {
