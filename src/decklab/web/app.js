@@ -6,7 +6,7 @@ import { TablePage } from "./table.js";
 import { ReplayPage } from "./replay.js";
 import { RulesPage, RulingsPage } from "./rules.js";
 import { settingsControl } from "./settings.js"; // feel: theme, deck, sound
-import { watchNetwork, isDown } from "./net.js"; // feel: "reconnecting" when the server is unreachable
+import { watchNetwork, isDown, reachable } from "./net.js"; // feel: "reconnecting" when the server is unreachable
 import { registerWorker } from "./install.js"; // feel: installable, the client cached
 
 const main = document.getElementById("main");
@@ -30,8 +30,9 @@ async function route() {
   if (current && current.stop) current.stop();
   fill(main);
   document.body.dataset.ready = "";
-  current = pageFor(location.pathname);
   failed = false; // feel
+  reachable("live"); // feel: the last page's table connection is gone with it
+  current = pageFor(location.pathname);
   try {
     await current.start();
   } catch (err) {

@@ -6,7 +6,7 @@
 
 const PROBE = "/api/games";
 let banner = null;
-let down = false;
+const reasons = new Set(); // "api": a request found no server; "live": the table's connection is retrying
 let timer = null;
 let tries = 0;
 let onBack = () => {};
@@ -22,7 +22,7 @@ async function probe() {
   try {
     const answer = await fetch(PROBE, { cache: "no-store", headers: { accept: "application/json" } });
     if (answer.ok) {
-      back();
+      reachable("api");
       return;
     }
   } catch {
@@ -32,31 +32,29 @@ async function probe() {
   timer = setTimeout(probe, Math.min(5000, 500 * 2 ** tries));
 }
 
-function back() {
-  if (!down) return;
-  down = false;
-  tries = 0;
+/** The server could not be reached: ``reason`` "api" (a request failed; probed until
+ * the server answers) or "live" (a table's connection retries on its own). */
+export function unreachable(reason = "api") {
+  reasons.add(reason);
+  show("reconnecting");
+  if (reason === "api" && !timer) timer = setTimeout(probe, 500);
+}
+
+/** The server answered for ``reason``; when nothing else is down, the banner goes. */
+export function reachable(reason = "api") {
+  if (!reasons.delete(reason)) return;
+  if (reason === "api") {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    tries = 0;
+  }
+  if (reasons.size) return;
   show("live");
   onBack();
 }
 
-/** The server could not be reached (a failed fetch, a dropped table connection). */
-export function unreachable() {
-  if (down) return;
-  down = true;
-  show("reconnecting");
-  if (!timer) timer = setTimeout(probe, 500);
-}
-
-/** The server answered: whatever was down is back. */
-export function reachable() {
-  if (timer) clearTimeout(timer);
-  timer = null;
-  back();
-}
-
 export function isDown() {
-  return down;
+  return reasons.size > 0;
 }
 
 /** Put the banner under ``header``; ``whenBack`` runs when the server answers again. */
@@ -69,6 +67,6 @@ export function watchNetwork(header, whenBack) {
   banner.hidden = true;
   if (header) header.after(banner);
   document.body.dataset.net = "live";
-  window.addEventListener("offline", unreachable);
-  window.addEventListener("online", () => { if (down && !timer) probe(); });
+  window.addEventListener("offline", () => unreachable("api"));
+  window.addEventListener("online", () => { if (reasons.has("api") && timer) { clearTimeout(timer); probe(); } });
 }

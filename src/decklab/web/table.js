@@ -103,8 +103,8 @@ export class TablePage {
   // ------------------------------------------------------------ frames
   onStatus(status) {
     this.conn = status;
-    if (status === "reconnecting") unreachable(); // feel
-    else if (status === "live") reachable(); // feel
+    if (status === "reconnecting") unreachable("live"); // feel
+    else reachable("live"); // feel
     this.renderConn();
   }
 
