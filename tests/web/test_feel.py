@@ -265,7 +265,10 @@ def test_the_client_opens_offline_and_says_it_is_reconnecting(
     page = context.new_page()
     page.goto(live.base + "/")
     ready(page)
-    scope = page.evaluate("navigator.serviceWorker.ready.then(r => r.scope)")
+    scope = page.evaluate(
+        "Promise.race([navigator.serviceWorker.ready.then(r => r.scope),"
+        " new Promise(ok => setTimeout(() => ok('no worker'), 15000))])"
+    )
     assert scope == live.base + "/"
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     cached = page.evaluate(
