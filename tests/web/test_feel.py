@@ -105,7 +105,8 @@ def test_a_reveal_flips_in_place_and_a_taken_card_goes_to_the_pile(
     page.goto(live.base + "/rulings")
     ready(page)
     got = page.evaluate(REVEAL)
-    assert got["stats"]["flips"] == 2 and got["stats"]["leaves"] == 1, got
+    assert got["stats"]["flips"] == 2 and got["stats"]["reveals"] == 2, got
+    assert got["stats"]["leaves"] == 1, got
     assert got["stats"]["enters"] == 0 and got["stats"]["duration"] <= 300, got
     assert got["ids"].count("motion-flip-in") == 2 and got["ids"].count("motion-flip-out") == 2
     assert "motion-leave" in got["ids"] and "motion-pile" in got["ids"]
@@ -184,6 +185,28 @@ SPY = """
   };
 })();
 """
+
+
+CUES = """async () => {
+  localStorage.setItem('decklab.sound', 'on');
+  const { cue } = await import('/static/sound.js');
+  const page = {};
+  const frame = (version, legal, terminal) => ({ version, legal, terminal });
+  return [
+    cue(page, frame(1, [], false), null),            // the first frame drawn: silence
+    cue(page, frame(1, [], false), null),            // no new version: silence
+    cue(page, frame(2, [], false), { reveals: 0 }),  // someone played
+    cue(page, frame(3, [], false), { reveals: 2 }),  // cards turned face up
+    cue(page, frame(4, ['x'], false), { reveals: 1 }), // your turn now
+    cue(page, frame(5, [], true), { reveals: 1 }),   // the end
+  ];
+}"""
+
+
+def test_each_frame_gets_its_sound(page: Any, live: LiveServer) -> None:
+    page.goto(live.base + "/rulings")
+    ready(page)
+    assert page.evaluate(CUES) == [None, None, "play", "reveal", "turn", "end"]
 
 
 def test_sound_is_off_until_turned_on_and_then_chimes_on_your_turn(

@@ -41,7 +41,7 @@ WATCH_FLIPS = """() => {
   window.flipCaught = false;
   new MutationObserver(() => {
     const m = window.decklabMotion;
-    if (window.flipCaught || !m || !m.flips) return;
+    if (window.flipCaught || !m || !m.reveals) return;
     // the redraw that turned cards over: hold every animation at its start
     window.flipCaught = true;
     for (const a of document.getAnimations()) a.pause();
@@ -81,7 +81,7 @@ def move(live: LiveServer, table_id: str, token: str, rng: random.Random, n: int
 def reveal_frames(live: LiveServer, browser: Any) -> None:
     """Frames of the first redraw that turns cards face up, the animation stepped through."""
     n = get_game(REVEAL_GAME).info.default_players
-    table_id = live.table(REVEAL_GAME, n, ["open"] + ["greedy"] * (n - 1), deal=3)
+    table_id = live.table(REVEAL_GAME, n, ["open"] + ["greedy"] * (n - 1))
     token = live.join(table_id, "p1", "ann")
     width, height = SIZES["desktop"]
     context = browser.new_context(viewport={"width": width, "height": height})
@@ -159,7 +159,9 @@ def main() -> None:
         browser = pw.chromium.launch(executable_path=CHROMIUM)
         for game in game_names():
             n = get_game(game).info.default_players
-            table_id = live.table(game, n, ["open"] + ["greedy"] * (n - 1), deal=3)
+            # a deal number is for a game played alone (the server refuses it otherwise)
+            deal = {"deal": 3} if n == 1 else {}
+            table_id = live.table(game, n, ["open"] + ["greedy"] * (n - 1), **deal)
             token = live.join(table_id, "p1", "ann")
             advance(live, table_id, token, random.Random(4))
             for size, (width, height) in SIZES.items():

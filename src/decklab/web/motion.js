@@ -119,6 +119,7 @@ function flip(now, was, stats) {
     { transform: "perspective(500px) rotateY(0deg)" },
   ], { duration: FLIP_MS, easing: "ease-out" }, stats, "flip-in");
   stats.flips += 1;
+  if (now.up) stats.reveals += 1;
 }
 
 function slide(now, from, stats, extra = {}) {
@@ -147,10 +148,10 @@ function leave(was, to, stats) {
 
 /**
  * Animate the redrawn table under ``root`` from ``before`` (a snapshot()). Returns what
- * moved: {moves, flips, enters, leaves, duration (ms until all is still)}.
+ * moved: {moves, flips, reveals (flips face up), enters, leaves, duration (ms until all is still)}.
  */
 export function animate(root, before) {
-  const stats = { moves: 0, flips: 0, enters: 0, leaves: 0, duration: 0 };
+  const stats = { moves: 0, flips: 0, reveals: 0, enters: 0, leaves: 0, duration: 0 };
   if (!root || !before || reducedMotion() || !before.cards.size || typeof Element.prototype.animate !== "function") {
     window.decklabMotion = stats;
     return stats;

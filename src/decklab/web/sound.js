@@ -95,7 +95,7 @@ export function cue(page, frame, moved) {
   let kind = null;
   if (now.over && !was.over) kind = "end";
   else if (now.mine && !was.mine) kind = "turn";
-  else if (moved && moved.flips) kind = "reveal";
+  else if (moved && moved.reveals) kind = "reveal";
   else kind = "play";
   play(kind);
   return kind;
