@@ -8,7 +8,7 @@
 // - a card that turned over flips (a remembered face-down card shown);
 // - a new face-up card where a face-down one lay flips in place (a reveal);
 // - another new card flies from where a card left (an opponent's card from their
-//   hand), else from a pile that shrank (a deal from the deck), else from the middle;
+//   hand; turning over on the way if it was face down), else from a pile that shrank (a deal from the deck), else from the middle;
 // - a card that left with nowhere to land travels, as a ghost, to a pile that grew
 //   (a trick taken, a score pile growing), and the pile swells a little.
 // Everything ends within MAX_MS; nothing moves under prefers-reduced-motion.
@@ -105,18 +105,19 @@ function centre(rect) {
   return { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
 }
 
-/** The card turns over where it lies: the old side turns away, the new one turns in. */
+/** The card turns over on its way (or where it lies): the old side turns away over
+ * the first half of the way, the new side turns in over the second. */
 function flip(now, was, stats) {
   const { dx, dy } = shift(was.rect, now.rect);
-  const at = `translate(${dx}px, ${dy}px)`;
+  const turn = "perspective(500px) rotateY";
   const old = ghost(was);
-  run(old, [{ transform: "perspective(500px) rotateY(0deg)" }, { transform: "perspective(500px) rotateY(90deg)" }],
+  run(old, [{ transform: `${turn}(0deg)` }, { transform: `translate(${-dx / 2}px, ${-dy / 2}px) ${turn}(90deg)` }],
     { duration: FLIP_MS / 2, easing: "ease-in", fill: "forwards" }, stats, "flip-out")
     .finished.finally(() => old.remove());
   run(now.el, [
-    { transform: `${at} perspective(500px) rotateY(-90deg)`, offset: 0 },
-    { transform: `${at} perspective(500px) rotateY(-90deg)`, offset: 0.5 },
-    { transform: "perspective(500px) rotateY(0deg)" },
+    { transform: `translate(${dx / 2}px, ${dy / 2}px) ${turn}(-90deg)`, offset: 0 },
+    { transform: `translate(${dx / 2}px, ${dy / 2}px) ${turn}(-90deg)`, offset: 0.5 },
+    { transform: `${turn}(0deg)` },
   ], { duration: FLIP_MS, easing: "ease-out" }, stats, "flip-in");
   stats.flips += 1;
   if (now.up) stats.reveals += 1;
@@ -189,7 +190,8 @@ export function animate(root, before) {
     const was = spare.shift();
     if (was) {
       used.add(was);
-      slide(now, was.rect, stats);
+      if (!was.up && now.up) flip(now, was, stats); // a hidden card shown on its way
+      else slide(now, was.rect, stats);
       return;
     }
     const source = shrank.length ? shrank[0].rect : before.felt;
