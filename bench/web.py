@@ -1,4 +1,5 @@
-"""The browser client's figures: its weight, a table's first paint, a move's round trip.
+"""The browser client's figures: its weight, a table's first paint, a move's round trip
+and, apart from it, how long the move's animation runs.
 
     .venv/bin/python bench/web.py [--moves 40]
 
@@ -6,7 +7,9 @@ Everything on loopback: a live server in this process, Debian's Chromium through
 Playwright. A move's round trip is timed in the page, from the click to the own
 view redrawn at the new version; its peer, measured in the same run against the
 same server, is a bare WebSocket client sending the same kind of intent and
-waiting for its event — the ratio is what the browser adds. Times are reported,
+waiting for its event — the ratio is what the browser adds. The animation that the
+redraw starts (motion.js, ids ``motion-…``) is timed on its own, from the redraw to
+the last of them finished; it is not part of the round trip. Times are reported,
 never asserted (a timed assertion would fail on a loaded machine).
 """
 
@@ -46,15 +49,19 @@ ROUND_TRIP = """async (action) => {
   });
   button.click();
   await done;
-  return performance.now() - t0;
+  const t1 = performance.now();
+  const moving = document.getAnimations().filter((a) => (a.id || '').startsWith('motion-'));
+  await Promise.all(moving.map((a) => a.finished.catch(() => null)));
+  return { trip: t1 - t0, animation: moving.length ? performance.now() - t1 : 0, animations: moving.length };
 }"""
 
 
 def client_weight() -> dict[str, int]:
+    """Every file of the client (what the service worker caches), by kind."""
     sizes: dict[str, int] = {}
     for path in sorted(WEB.iterdir()):
-        kind = path.suffix.lstrip(".")
-        if kind in {"js", "css", "svg", "html"}:
+        if path.is_file():
+            kind = path.suffix.lstrip(".")
             sizes[kind] = sizes.get(kind, 0) + path.stat().st_size
     sizes["total"] = sum(sizes.values())
     return sizes
@@ -99,12 +106,16 @@ def ws_round_trips(live: LiveServer, moves: int) -> list[float]:
     return times
 
 
-def browser_figures(live: LiveServer, moves: int) -> tuple[list[float], list[float], list[float]]:
+Figures = tuple[list[float], list[float], list[float], list[float]]
+
+
+def browser_figures(live: LiveServer, moves: int) -> Figures:
     from playwright.sync_api import sync_playwright
 
     paints: list[float] = []
     drawn: list[float] = []
     trips: list[float] = []
+    animations: list[float] = []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM)
         page = browser.new_page(viewport={"width": 1280, "height": 900})
@@ -134,9 +145,12 @@ def browser_figures(live: LiveServer, moves: int) -> tuple[list[float], list[flo
                     "els => els.map(e => e.dataset.action)"
                 )
             )[0]
-            trips.append(page.evaluate(ROUND_TRIP, action))
+            got = page.evaluate(ROUND_TRIP, action)
+            trips.append(got["trip"])
+            if got["animations"]:
+                animations.append(got["animation"])
         browser.close()
-    return paints, drawn, trips
+    return paints, drawn, trips, animations
 
 
 def summary(values: list[float]) -> str:
@@ -155,7 +169,7 @@ def main() -> None:
     weight = client_weight()
     with LiveServer(Path(tempfile.mkdtemp())) as live:
         peer = ws_round_trips(live, args.moves)
-        paints, drawn, trips = browser_figures(live, args.moves)
+        paints, drawn, trips, animations = browser_figures(live, args.moves)
     out = Table(title="decklab web client on loopback")
     out.add_column("measure")
     out.add_column("figure")
@@ -169,6 +183,10 @@ def main() -> None:
     out.add_row("table drawn (navigation → cards on the felt)", summary(drawn))
     out.add_row("move round trip, browser (click → own view redrawn)", summary(trips))
     out.add_row("move round trip, bare WebSocket peer", summary(peer))
+    out.add_row(
+        "move's animation (redraw → motion finished; apart from the round trip)",
+        summary(animations) + f" · {len(animations)} of {len(trips)} moves animated",
+    )
     if trips and peer:
         ratio = statistics.median(trips) / statistics.median(peer)
         out.add_row("browser / peer (median)", f"{ratio:.2f}×")

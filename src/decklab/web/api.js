@@ -1,4 +1,5 @@
 // REST calls and what the browser keeps: seat tokens per table, the nickname.
+import { unreachable, reachable } from "./net.js"; // feel: the "reconnecting" banner
 
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -20,14 +21,24 @@ export async function api(path, { method = "GET", body = undefined, token = null
   if (body !== undefined) headers["content-type"] = "application/json";
   if (token) headers.authorization = `Bearer ${token}`;
   if (csrf && method !== "GET") headers["x-csrf-token"] = csrf;
-  let answer = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const send = async () => {
+    try {
+      const got = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      reachable(); // feel
+      return got;
+    } catch {
+      unreachable(); // feel: no answer at all (server down, no network)
+      throw new ApiError(0, "unreachable", "The server cannot be reached.");
+    }
+  };
+  let answer = await send();
   if (answer.status === 403 && method !== "GET" && (await answer.clone().json().catch(() => ({}))).error?.code === "csrf") {
     // logged in or out in another tab since this page asked: ask again, try once more
     const me = await fetch("/api/me", { headers: { accept: "application/json" } });
     setCsrf(me.ok ? (await me.json()).csrf : null);
     if (csrf) headers["x-csrf-token"] = csrf;
     else delete headers["x-csrf-token"];
-    answer = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    answer = await send();
   }
   if (answer.status === 204) return null;
   let data = null;

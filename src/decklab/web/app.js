@@ -6,9 +6,17 @@ import { TablePage } from "./table.js";
 import { ReplayPage } from "./replay.js";
 import { RulesPage, RulingsPage } from "./rules.js";
 import { AccountPage, loadMe } from "./account.js";
+import { settingsControl } from "./settings.js"; // feel: theme, deck, sound
+import { watchNetwork, isDown, reachable } from "./net.js"; // feel: "reconnecting" when the server is unreachable
+import { registerWorker } from "./install.js"; // feel: installable, the client cached
 
 const main = document.getElementById("main");
 let current = null;
+const siteHeader = document.querySelector("header.site"); // feel
+if (siteHeader) siteHeader.append(settingsControl()); // feel
+let failed = false; // feel
+watchNetwork(siteHeader, () => { if (failed) route(); }); // feel: a page that failed offline is drawn again
+registerWorker(); // feel
 
 function pageFor(path) {
   let m;
@@ -24,11 +32,15 @@ async function route() {
   if (current && current.stop) current.stop();
   fill(main);
   document.body.dataset.ready = "";
+  failed = false; // feel
+  reachable("live"); // feel: the last page's table connection is gone with it
   current = pageFor(location.pathname);
   try {
     await current.start();
   } catch (err) {
-    fill(main, h("h1", { tabindex: "-1" }, "Something went wrong"), h("p.error", { role: "alert" }, String(err.message || err)));
+    failed = true; // feel
+    if (isDown()) fill(main, h("h1", { tabindex: "-1" }, "Reconnecting…"), h("p", {}, "The server cannot be reached; this page will load when it is back.")); // feel
+    else fill(main, h("h1", { tabindex: "-1" }, "Something went wrong"), h("p.error", { role: "alert" }, String(err.message || err)));
   }
   const heading = main.querySelector("h1");
   if (heading && navigated) heading.focus({ preventScroll: true });

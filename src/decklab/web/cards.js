@@ -162,16 +162,18 @@ export function cardSvg(card, owner = null) {
 export function cardElement(card, { owner = null, onSelect = null, selected = false, narrows = false, id = null } = {}) {
   const name = cardName(card, owner);
   const caption = card.label ? h("span.card-label", { "aria-hidden": "true" }, card.label) : null;
+  const ident = { "data-card": card.token || null, "data-up": card.up && card.token !== "??" ? "1" : "0" }; // motion.js: a card's identity across redraws
   if (onSelect) {
     return h("button.card-btn", {
+      ...ident,
       type: "button",
       "aria-label": name,
       "aria-pressed": selected ? "true" : "false",
       "data-key": card.key,
-      "data-card": id,
+      "data-place": id,
       class: narrows ? "narrows" : null,
       onclick: (ev) => { ev.stopPropagation(); onSelect(card.key); },
     }, cardSvg(card, owner), caption);
   }
-  return h("span.card-img", { role: "img", "aria-label": name, "data-card": id }, cardSvg(card, owner), caption);
+  return h("span.card-img", { ...ident, role: "img", "aria-label": name, "data-place": id }, cardSvg(card, owner), caption);
 }

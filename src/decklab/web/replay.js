@@ -4,6 +4,7 @@ import { h, s, fill } from "./dom.js";
 import { api, games, seatAt } from "./api.js";
 import { renderLayout } from "./layout.js";
 import { logList, link, scoreTable, breakdownList } from "./common.js";
+import { snapshot, animate } from "./motion.js"; // feel
 
 // Drawn icons, not font glyphs: fonts on some systems lack ⏮ and ⏭ and show empty boxes.
 const ICONS = {
@@ -91,7 +92,9 @@ export class ReplayPage {
       this.where.textContent = `Step ${got.step} of ${got.steps}, seen as ${got.viewer}.`;
       const felt = renderLayout(got.layout, null);
       if (got.layout.status) felt.prepend(h("p.layout-status", {}, got.layout.status));
+      const snap = snapshot(this.view); // feel: motion between steps
       fill(this.view, felt);
+      animate(this.view, snap); // feel
       if (got.terminal && got.result) {
         this.view.append(scoreTable(got.result, this.summary.seats, this.spec && this.spec.lower_is_better, this.spec && this.spec.score_unit));
         const parts = breakdownList(got.breakdown, this.summary.seats, got.viewer);

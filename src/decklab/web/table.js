@@ -8,6 +8,9 @@ import { renderLayout, renderZone, seatZones, ownRows, renderOwn } from "./layou
 import { choose, narrow, keysOf, tableKeys, offTableChoices, offTableActions, targetParts, selectionWith } from "./moves.js";
 import { TARGETS, arrowTarget, rove, isTyping } from "./keys.js";
 import { seatLabel, moveText, logList, scoreTable, breakdownList, link } from "./common.js";
+import { snapshot, animate } from "./motion.js"; // feel: cards travel between frames
+import { cue } from "./sound.js"; // feel: turn, play, reveal, end
+import { unreachable, reachable } from "./net.js"; // feel: the "reconnecting" banner
 
 const LOG_SHOWN = 200;
 /** How long a move chosen on the cards waits, taking it back possible, before it is sent. */
@@ -64,6 +67,7 @@ export class TablePage {
       this.summary = await api(`/api/tables/${encodeURIComponent(this.id)}`);
       this.spec = (await games()).find((g) => g.name === this.summary.game) || null;
     } catch (err) {
+      if (err.code === "unreachable") throw err; // feel: the page says "reconnecting" and loads when the server is back
       fill(this.root, h("h1", { tabindex: "-1" }, "No such table"),
         h("p.error", { role: "alert" }, err.message), h("p", {}, link("/", "Back to the lobby")));
       return;
@@ -97,6 +101,8 @@ export class TablePage {
   // ------------------------------------------------------------ frames
   onStatus(status) {
     this.conn = status;
+    if (status === "reconnecting") unreachable("live"); // feel
+    else reachable("live"); // feel
     this.renderConn();
   }
 
@@ -585,7 +591,9 @@ export class TablePage {
       // on a round table with nothing in its middle, the facts lie there
       (felt.querySelector(".ring-mid:empty") || felt).append(h("ul.facts", { "aria-label": "Facts" }, f.layout.facts.map((x) => h("li", {}, x))));
     }
+    const snap = snapshot(this.els.felt); // feel: motion
     fill(this.els.felt, felt);
+    cue(this, f, animate(this.els.felt, snap)); // feel: motion, then sound
     this.els.felt.dataset.version = String(f.version);
     this.els.felt.dataset.terminal = f.terminal ? "true" : "false";
     this.els.felt.dataset.toAct = f.to_act.join(" ");

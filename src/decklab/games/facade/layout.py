@@ -56,6 +56,9 @@ def table(view: dict[str, Any]) -> Table:
         title=f"Phase {view['phase']}/{view['phases']} — {view['step']}",
     )
     rows = [middle]
+    revealed = _last_reveal(view)
+    if revealed is not None:
+        rows.append(revealed)
     order = ([me] if me in seats else []) + [s for s in seats if s != me]
     for seat in order:
         rows.append(_seat_row(view, seat, seat == me, seat in to_act))
@@ -103,6 +106,30 @@ def _seat_row(view: dict[str, Any], seat: str, mine: bool, acting: bool) -> Row:
     score = view["scores"][seat]
     title = you(seat, view.get("seat"), f"{seat} {suit_symbol(house)} — {score} pts")
     return Row(tuple(zones), title=title, owner=seat, highlight=acting)
+
+
+def _last_reveal(view: dict[str, Any]) -> Row | None:
+    """The bids of the last reveal, face up, while the cards they won are placed.
+
+    Without it the bids would go from face down to gone in one frame; shown, an
+    interface can turn them over where everyone sees them (and the web client's
+    motion does).
+    """
+    if view["step"] != "placing" or not view["last_reveal"]["bids"]:
+        return None
+    taken = {t["card"]: t["by"] for t in view["last_reveal"]["taken"]}
+    on: dict[str, list[Card]] = {}
+    for bid in view["last_reveal"]["bids"]:
+        on.setdefault(bid["on"], []).append(card(bid["card"], label=bid["by"]))
+    zones = tuple(
+        Zone(
+            f"{display(c)} → {taken[c]}" if c in taken else display(c),
+            tuple(bids),
+            "fan",
+        )
+        for c, bids in on.items()
+    )
+    return Row(zones, title="Last reveal: the bids turned up")
 
 
 def _status(view: dict[str, Any]) -> str:

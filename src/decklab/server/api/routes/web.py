@@ -10,12 +10,14 @@ text for the client to render; nothing here names a game.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException
@@ -108,6 +110,7 @@ NOT_FOUND_PAGE = """<!doctype html>
 <title>Page not found — decklab</title>
 <link rel="icon" href="/static/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/static/style.css">
+<link rel="stylesheet" href="/static/theme.css">
 </head>
 <body>
 <header class="site"><a class="brand" href="/">decklab</a></header>
@@ -130,6 +133,30 @@ def wants_page(request: Request) -> bool:
     return not api and "text/html" in request.headers.get("accept", "")
 
 
+WORKER = "sw.js"
+"""The service worker's file in the client's folder, served at ``/sw.js``."""
+
+
+def service_worker(folder: Path) -> str:
+    """The service worker's script: ``sw.js`` with, above it, what it caches.
+
+    It is served at the site's root so that its scope is the whole site. The list is
+    every file of the client (and ``/``, the page shell every page address answers)
+    and the version a digest of their contents: any change to the client changes the
+    script, so browsers install the new worker and drop the old cache.
+    """
+    files = sorted(p for p in folder.iterdir() if p.is_file() and p.name != WORKER)
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    client = {
+        "version": digest.hexdigest()[:16],
+        "shell": "/",
+        "files": ["/", *(f"/static/{p.name}" for p in files)],
+    }
+    return f"const CLIENT = {json.dumps(client)};\n" + (folder / WORKER).read_text(encoding="utf-8")
+
+
 def install(app: FastAPI) -> None:
     """Serve the client at the site's root, if the package holds it."""
     app.include_router(router)
@@ -143,6 +170,15 @@ def install(app: FastAPI) -> None:
 
     for path in PAGES:
         app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
+
+    async def worker() -> Response:
+        return Response(
+            service_worker(folder),
+            media_type="text/javascript",
+            headers={"cache-control": "no-cache", "service-worker-allowed": "/"},
+        )
+
+    app.add_api_route("/sw.js", worker, methods=["GET"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=folder), name="web")
 
     async def not_found(request: Request, exc: Exception) -> HTMLResponse | JSONResponse:
