@@ -33,20 +33,31 @@ DescribeFn = Callable[[dict[str, Any], str], str]
 
 
 def runner_up(
-    values: dict[str, float], chosen: str, lower_is_better: bool
+    values: dict[str, float],
+    chosen: str,
+    lower_is_better: bool,
+    visits: dict[str, int] | None = None,
 ) -> tuple[str, float] | None:
-    """The best move other than ``chosen`` and how much better ``chosen`` was rated.
+    """The next best move after ``chosen`` and how much better ``chosen`` was rated.
 
     The difference is positive when ``chosen`` is the better (fewer, where lower is
-    better); None when the bot compared no other move.
+    better); None when the bot compared no other move. With ``visits`` (a search),
+    the runner-up is the other move the search looked at most, ties by value: a move
+    dropped early (sequential halving) has a mean over a few deals only, and its
+    luck must not make it look better than the move that outlasted it.
     """
     if chosen not in values:
         return None
     sign = -1.0 if lower_is_better else 1.0
-    others = [(k, v) for k, v in values.items() if k != chosen and math.isfinite(v)]
+    seen = visits or {}
+    others = [
+        (k, v)
+        for k, v in values.items()
+        if k != chosen and math.isfinite(v) and (not seen or seen.get(k, 0) > 0)
+    ]
     if not others:
         return None
-    best_other, value = max(others, key=lambda kv: sign * kv[1])
+    best_other, value = max(others, key=lambda kv: (seen.get(kv[0], 0), sign * kv[1]))
     return best_other, sign * (values[chosen] - value)
 
 
@@ -95,8 +106,13 @@ def explained(
     """
     if unit is None:
         unit = state.info.score_unit
-    second = runner_up(hint.values, hint.text, lower_is_better)
+    second = runner_up(hint.values, hint.text, lower_is_better, hint.visits)
     text = explanation(state, seat, hint.text, second, unit=unit, lower_is_better=lower_is_better)
+    if hint.policy and hint.text in hint.policy:
+        text += (
+            f" (in a round played at once it mixes its moves: this one drawn with "
+            f"probability {hint.policy[hint.text]:.0%})"
+        )
     return replace(
         hint,
         explanation=text,
