@@ -81,7 +81,7 @@ def test_two_browsers_play_a_whole_facade_game(browser: Any, live: LiveServer) -
 
 def test_one_person_and_five_bots_play_corporation_to_the_end(page: Any, live: LiveServer) -> None:
     rng = random.Random(5)
-    seats = {f"p{i}": "bot:greedy" for i in range(2, 7)}
+    seats = {f"p{i}": "bot:casual" for i in range(2, 7)}
     seats["p1"] = "you"
     table_id = create_from_lobby(
         page, live, "corporation", seats, players="6", **{"#opt-target": "25"}
