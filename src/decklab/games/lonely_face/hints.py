@@ -16,6 +16,8 @@ def explain(view: dict[str, Any], action: str, alternative: str | None) -> str |
     if why is None:
         return None
     words = action.split()
+    if words[0] == "take" and len(words) == 3:
+        why = why.replace(" now", f" at {words[1]} {words[2]} now", 1)
     hand = list(view.get("hands", {}).get(view.get("seat"), []))
     rest = [c for c in hand if c != "??" and not (words[0] == "swap" and c == words[1])]
     if rest and words[0] in ("swap", "take", "flip"):
