@@ -297,7 +297,7 @@ def _play_session(
 ) -> Any:
     """The game to play (a new one, or a saved one resumed), or None for the menu."""
     from decklab.bots import AgentSpecError
-    from decklab.play.tui.session import Session
+    from decklab.play.tui.session import DEFAULT_OPPONENT, Session
 
     session: Session | None = None
     try:
@@ -312,7 +312,7 @@ def _play_session(
                 options=options,
                 seed=seed,
                 save_path=save,
-                **({"opponent": opponent} if opponent else {}),
+                opponent=opponent or DEFAULT_OPPONENT,
             )
     except (DecklabError, AgentSpecError, ValueError) as exc:
         raise _fail(str(exc)) from None
@@ -342,10 +342,16 @@ def _play_table(
 ) -> None:
     """The Textual table: straight into a game, a saved game, or the menu of games."""
     from decklab.play.tui import PlayApp, Session
+    from decklab.play.tui.session import DEFAULT_OPPONENT
 
     def from_menu(name: str, count: int) -> Session:
-        more = {"opponent": opponent} if opponent else {}
-        return Session.new(get_game(name), players=count, seed=seed, save_path=save, **more)
+        return Session.new(
+            get_game(name),
+            players=count,
+            seed=seed,
+            save_path=save,
+            opponent=opponent or DEFAULT_OPPONENT,
+        )
 
     saved = PlayApp(session, rules=rules_text, new_session=from_menu).run()
     if saved:
