@@ -1,8 +1,11 @@
 #!/bin/sh
 # Each level against the next, per game: the figures of docs/strength.md ("Levels").
-# Usage: sh bench/levels.sh [GAMES]   (from the repository root; about 25 minutes of one core at 40)
+# Usage: sh bench/levels.sh [GAMES] [SLOW]   (from the repository root, the venv's python on PATH)
+# GAMES games a row (default 40); SLOW for Notorious strong vs expert (default 12: 40 games
+# there take about an hour of one shared core). About 50 minutes in all at the defaults.
 set -e
 GAMES=${1:-40}
+SLOW=${2:-12}
 run() {  # game seats a b
     start=$(date +%s)
     echo "== $1 ($2 seats): $3 vs $4, $GAMES games"
@@ -16,5 +19,6 @@ for pair in "beginner casual" "casual strong" "strong expert"; do
     run lonely-face 2 "$1" "$2"
     run cabin 1 "$1" "$2"
     run corporation 4 "$1" "$2"
-    run notorious 4 "$1" "$2"
+    if [ "$1" = strong ]; then ALL=$GAMES; GAMES=$SLOW; run notorious 4 "$1" "$2"; GAMES=$ALL
+    else run notorious 4 "$1" "$2"; fi
 done
