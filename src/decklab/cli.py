@@ -226,7 +226,17 @@ def play(
         typer.Option(
             "--players",
             "-p",
-            help="who sits where, e.g. human,expert,greedy (expert: the strongest bot)",
+            help="who sits where, e.g. human,expert,beginner "
+            "(levels, weakest first: beginner, casual, strong, expert)",
+        ),
+    ] = None,
+    level: Annotated[
+        str | None,
+        typer.Option(
+            "--level",
+            "-l",
+            help="the bots' level when --players is not given: beginner, casual (the default), "
+            "strong or expert",
         ),
     ] = None,
     seed: SeedArg = None,
@@ -257,6 +267,7 @@ def play(
     to a new file unless --overwrite (or --save FILE) says where.
     """
     specs = _player_specs(players)
+    opponent = _level(level, specs)
     chosen_seed = _seed(seed, deal_number)
     if overwrite:
         if record_file is None:
@@ -267,9 +278,9 @@ def play(
     table = not plain and sys.stdin.isatty() and sys.stdout.isatty()
     if game is None and record_file is None and not table:
         game = _choose_game()
-    session = _play_session(game, specs, chosen_seed, option, record_file, save)
+    session = _play_session(game, specs, chosen_seed, option, record_file, save, opponent)
     if table:
-        _play_table(session, chosen_seed, save)
+        _play_table(session, chosen_seed, save, opponent)
     else:
         assert session is not None
         _play_plain(session)
@@ -282,10 +293,11 @@ def _play_session(
     option: list[str] | None,
     record_file: Path | None,
     save: Path | None,
+    opponent: str | None = None,
 ) -> Any:
     """The game to play (a new one, or a saved one resumed), or None for the menu."""
     from decklab.bots import AgentSpecError
-    from decklab.play.tui.session import Session
+    from decklab.play.tui.session import DEFAULT_OPPONENT, Session
 
     session: Session | None = None
     try:
@@ -295,7 +307,12 @@ def _play_session(
         elif game is not None:
             options = parse_option_pairs(option)
             session = Session.new(
-                _game_class(game), specs, options=options, seed=seed, save_path=save
+                _game_class(game),
+                specs,
+                options=options,
+                seed=seed,
+                save_path=save,
+                opponent=opponent or DEFAULT_OPPONENT,
             )
     except (DecklabError, AgentSpecError, ValueError) as exc:
         raise _fail(str(exc)) from None
@@ -306,12 +323,35 @@ def _play_session(
     return session
 
 
-def _play_table(session: Any, seed: int | None, save: Path | None) -> None:
+def _level(level: str | None, specs: list[str] | None) -> str | None:
+    """The opponents' level (``--level``), checked: one of the levels, and not with --players."""
+    if level is None:
+        return None
+    from decklab.bots.levels import LEVELS
+
+    chosen = level.strip().lower()
+    if chosen not in LEVELS:
+        raise _fail(f"--level is one of {', '.join(LEVELS)}, not {level!r}")
+    if specs is not None:
+        raise _fail("give --players or --level, not both (--players names every seat)")
+    return chosen
+
+
+def _play_table(
+    session: Any, seed: int | None, save: Path | None, opponent: str | None = None
+) -> None:
     """The Textual table: straight into a game, a saved game, or the menu of games."""
     from decklab.play.tui import PlayApp, Session
+    from decklab.play.tui.session import DEFAULT_OPPONENT
 
     def from_menu(name: str, count: int) -> Session:
-        return Session.new(get_game(name), players=count, seed=seed, save_path=save)
+        return Session.new(
+            get_game(name),
+            players=count,
+            seed=seed,
+            save_path=save,
+            opponent=opponent or DEFAULT_OPPONENT,
+        )
 
     saved = PlayApp(session, rules=rules_text, new_session=from_menu).run()
     if saved:

@@ -81,7 +81,7 @@ def test_two_browsers_play_a_whole_facade_game(browser: Any, live: LiveServer) -
 
 def test_one_person_and_five_bots_play_corporation_to_the_end(page: Any, live: LiveServer) -> None:
     rng = random.Random(5)
-    seats = {f"p{i}": "bot:greedy" for i in range(2, 7)}
+    seats = {f"p{i}": "bot:casual" for i in range(2, 7)}
     seats["p1"] = "you"
     table_id = create_from_lobby(
         page, live, "corporation", seats, players="6", **{"#opt-target": "25"}
@@ -114,6 +114,13 @@ def test_solo_cabin_with_undo_and_a_hint(page: Any, live: LiveServer) -> None:
     assert hint.startswith("Hint:") and len(hint) > 15
     hinted = page.get_attribute("button.move.hinted", "data-action")
     assert hinted in offered(page)
+    # in the game's words (what the move builds or lets go; the next best), not the
+    # search's figures: those are one click away, behind a disclosure
+    assert "deals sampled" not in hint and re.search(r"squid|deep sea", hint), hint
+    figures = page.locator("details.hint-figures")
+    assert figures.count() == 1 and not figures.evaluate("d => d.open")
+    page.click("details.hint-figures summary")
+    assert "deals sampled" in figures.inner_text()
     # play a move, then take it back: the same table as before
     before_moves, before_felt = sorted(offered(page)), page.inner_html(".felt")
     play_on_cards(page, rng, hinted)

@@ -31,6 +31,12 @@ class Hint:
     ``visits`` how often search tried each; ``policy`` the probabilities the
     action was drawn from when the agent plays a mixed strategy (simultaneous
     rounds), empty when it simply took the best.
+
+    ``explanation`` says in the game's own words what the move keeps or builds and
+    what the next best move would give instead (:mod:`decklab.bots.explain`, from
+    the seat's view only); ``runner_up`` is that next best move's text and
+    ``margin`` how much better the chosen one was rated, in ``unit`` (the game's
+    score unit, or ``""`` for rewards in [0, 1]; positive: the chosen is better).
     """
 
     action: int
@@ -39,6 +45,10 @@ class Hint:
     values: dict[str, float] = field(default_factory=dict)
     visits: dict[str, int] = field(default_factory=dict)
     policy: dict[str, float] = field(default_factory=dict)
+    explanation: str = ""
+    runner_up: str = ""
+    margin: float | None = None
+    unit: str = ""
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # agents may be written outside the compiled set

@@ -13,9 +13,11 @@ the game's function is always handed a determinization, never the true state.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import cast
 
 from decklab.bots.base import SEED, Agent, Hint, Param, make_rng, parse_params
+from decklab.bots.explain import explained
 from decklab.bots.greedy import GreedyAgent, game_function, game_greedy
 from decklab.bots.ismcts import GUIDED, IsmctsAgent
 from decklab.bots.ismcts import PARAMS as ISMCTS_PARAMS
@@ -29,9 +31,15 @@ class ExpertAgent(Agent):
     name = "expert"
 
     def __init__(
-        self, seed: int | None = None, iters: int = 192, seconds: float | None = None
+        self,
+        seed: int | None = None,
+        iters: int = 192,
+        seconds: float | None = None,
+        samples: int | None = None,
     ) -> None:
         self.rng = make_rng(seed)
+        self.samples = samples
+        """Sampled deals a decision for a game's own expert (None: the game's default)."""
         self.fallback = GreedyAgent(seed)
         budget = {"iters": str(iters)} | ({"time": str(seconds)} if seconds else {})
         params = parse_params("ismcts", {**GUIDED, **budget}, ISMCTS_PARAMS)
@@ -46,18 +54,30 @@ class ExpertAgent(Agent):
         return self.hint(state, seat).action
 
     def hint(self, state: GameState, seat: int) -> Hint:
+        """The move, with its explanation: the runner-up from the values the search or
+        the game's expert compared (search: mean rewards; an expert: the game's units)."""
         expert = game_function(type(state), "expert", "expert_action")
         if expert is None:
             if game_greedy(type(state)) is not None:
-                return self.search.hint(state, seat)
-            return self.fallback.hint(state, seat)
+                found = self.search.hint(state, seat)
+                return explained(state, seat, found, unit="", lower_is_better=False)
+            found = self.fallback.hint(state, seat)
+            return explained(state, seat, found, lower_is_better=False)
+        return explained(
+            state, seat, self._own(expert, state, seat), lower_is_better=state.info.lower_is_better
+        )
+
+    def _own(self, expert: Callable[..., object], state: GameState, seat: int) -> Hint:
+        """The game's own expert's move and values (in the game's units)."""
         legal = state.legal_actions(seat)
         if len(legal) == 1:
             return Hint(legal[0], state.action_to_string(seat, legal[0]), "the only legal action")
         sample = state.determinize(seat, self.rng)
         values_fn = game_function(type(state), "expert", "action_values")
+        more = {} if self.samples is None else {"samples": self.samples}
         raw = cast(
-            "dict[int, float]", values_fn(sample, seat, self.rng) if values_fn is not None else {}
+            "dict[int, float]",
+            values_fn(sample, seat, self.rng, **more) if values_fn is not None else {},
         )
         if raw:
             # The values are expected results in the game's units: pick the best
@@ -65,7 +85,7 @@ class ExpertAgent(Agent):
             sign = 1.0 if state.info.lower_is_better else -1.0
             action = min(raw, key=lambda a: (sign * raw[a], legal.index(a)))
         else:
-            action = cast(int, expert(sample, seat, self.rng))
+            action = cast(int, expert(sample, seat, self.rng, **more))
         values = {state.action_to_string(seat, a): float(v) for a, v in raw.items()}
         reason = f"{state.info.title}'s expert: the best expected result on deals sampled from what you see"
         if raw:
@@ -85,12 +105,19 @@ _PARAMS = (
     Param(
         "time", float, None, "or seconds of it per decision, whichever ends first", minimum=0.001
     ),
+    Param(
+        "samples",
+        int,
+        None,
+        "sampled deals per decision for a game's own expert (default: the game's)",
+        minimum=1,
+    ),
 )
 
 
 def _make(params: dict[str, str]) -> Agent:
     got = parse_params("expert", params, _PARAMS)
-    return ExpertAgent(got["seed"], got["iters"], got["time"])
+    return ExpertAgent(got["seed"], got["iters"], got["time"], got["samples"])
 
 
 register_agent(

@@ -27,6 +27,9 @@ BUILTIN_AGENTS: dict[str, str] = {
     "pimc": "decklab.bots.pimc",
     "cheat": "decklab.bots.cheat",
     "python": "decklab.bots.python_policy",
+    "beginner": "decklab.bots.levels",
+    "casual": "decklab.bots.levels",
+    "strong": "decklab.bots.levels",
 }
 """Agent name → the module that registers it when imported (in listing order)."""
 

@@ -13,7 +13,9 @@ may name a game:
   JSON-ready, for an end-of-game screen.
 - :func:`explain_hint` — a hint's reason in the player's own terms ("keeps your
   9H for the hearts sequence; expected +1.4 points over the next best"), with
-  the search figures kept apart for whoever asks for them.
+  the search figures kept apart for whoever asks for them. A hint that carries
+  its own ``explanation`` (``decklab.bots.explain``, from the game's ``hints.py``)
+  is told in those words.
 
 A game provides its part in ``decklab.games.<package>.story`` (found from where
 its state class is defined, the way ``greedy.py`` and ``layout.py`` are found),
@@ -272,6 +274,9 @@ def explain_hint(state: GameState, seat: int, hint: Hint) -> HintText:
     rated moves in them (a game's own expert or the lookahead), as a share of
     sampled games won when a search rated them by reward.
     """
+    explained = str(getattr(hint, "explanation", "") or "")
+    if explained:  # the bot's own explanation (decklab.bots.explain): the game's words, runner-up
+        return HintText(hint.text, explained, _figures(hint))
     view = state.view(seat)
     parts = []
     hook = _hook(type(state), "explain_action")
@@ -284,6 +289,17 @@ def explain_hint(state: GameState, seat: int, hint: Hint) -> HintText:
         parts.append(margin)
     sentence = "; ".join(parts) if parts else hint.reason
     return HintText(hint.text, sentence, hint.reason)
+
+
+def _figures(hint: Hint) -> str:
+    """The bot's own figures, and the runner-up's difference in plain numbers."""
+    runner = str(getattr(hint, "runner_up", "") or "")
+    margin = getattr(hint, "margin", None)
+    if not runner or not isinstance(margin, float | int):
+        return hint.reason
+    unit = str(getattr(hint, "unit", "") or "")
+    by = f"{margin:+.2f} {unit}" if unit else f"{margin:+.1%} of sampled games won"
+    return f"{hint.reason}. Next best: {runner} ({by})"
 
 
 def _margin(state: GameState, hint: Hint) -> str:

@@ -44,14 +44,25 @@ def think(spec: str, sample: GameState, seat: int) -> str:
 
 @dataclass(frozen=True)
 class HintResult:
+    """A hint as it leaves a worker: the move, the bot's own figures (``reason``) and its
+    explanation in the game's words with the runner-up (:mod:`decklab.bots.explain`).
+
+    Everything here was worked out on the determinization the worker was handed, and
+    the explanation from that sample's view of the seat, which is the seat's own view:
+    it can name no card the seat cannot see."""
+
     action: str
     reason: str
+    explanation: str = ""
+    runner_up: str = ""
+    margin: float | None = None
+    unit: str = ""
 
 
 def hint(spec: str, sample: GameState, seat: int) -> HintResult:
-    """In a worker: what ``spec`` would play, with its reason."""
+    """In a worker: what ``spec`` would play, with its reason and explanation."""
     got = _agent(spec).hint(sample, seat)
-    return HintResult(got.text, got.reason)
+    return HintResult(got.text, got.reason, got.explanation, got.runner_up, got.margin, got.unit)
 
 
 def _watch_parent(parent: int, nice: int = 0) -> None:

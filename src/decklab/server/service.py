@@ -1063,7 +1063,7 @@ class TableService:
 
     async def hint(
         self, table_id: str, token: str | None, *, address: str | None = None
-    ) -> dict[str, str]:
+    ) -> dict[str, Any]:
         """What the expert would play for the seat, and why (a game played alone only).
 
         Worked out in the heavy pool, not the bots' (a client asking for hint after hint
@@ -1079,7 +1079,15 @@ class TableService:
             raise ServiceError("no_hint", "this server has no bot workers", 503)
         sample = pool.sample(table.state, seat)
         got = await self.heavy.run(address, bots.hint, self.settings.hint_spec, sample, seat)
-        return {"action": got.action, "reason": got.reason, "version": str(table.version)}
+        return {
+            "action": got.action,
+            "reason": got.reason,
+            "explanation": got.explanation,
+            "runner_up": got.runner_up,
+            "margin": got.margin,
+            "unit": got.unit,
+            "version": str(table.version),
+        }
 
     # ------------------------------------------------------------ chat
     async def chat(self, table_id: str, token: str | None, text: str) -> ChatMessage:

@@ -3,13 +3,18 @@ import { h } from "./dom.js";
 import { cardText } from "./cards.js";
 
 /** Bot levels named for people; the spec is what the server seats. */
+// The levels a person chooses from (decklab.bots.levels), weakest first; "greedy" is
+// still labelled for tables made before the levels.
 export const BOT_LEVELS = [
-  { label: "easy", spec: "greedy" },
-  { label: "strong", spec: "expert" },
+  { label: "beginner", spec: "beginner" },
+  { label: "casual", spec: "casual" },
+  { label: "strong", spec: "strong" },
+  { label: "expert", spec: "expert" },
 ];
+const OLD_NAMES = { greedy: "casual" };
 
 export function botLabel(spec) {
-  const level = BOT_LEVELS.find((b) => b.spec === spec);
+  const level = BOT_LEVELS.find((b) => b.spec === (OLD_NAMES[spec] || spec));
   return level ? `${level.label} bot` : `bot (${spec})`;
 }
 

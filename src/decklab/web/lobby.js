@@ -152,7 +152,7 @@ export class LobbyPage {
     fill(this.seatsEl, h("legend", {}, "Seats"));
     const count = Number.isInteger(n) ? Math.max(g.min_players, Math.min(g.max_players, n)) : g.default_players;
     for (let i = 1; i <= count; i++) {
-      const choice = keep[i - 1] || (i === 1 ? "you" : "bot:greedy");
+      const choice = keep[i - 1] || (i === 1 ? "you" : "bot:casual");
       this.seatsEl.append(h("div.field.seat-field", {},
         h("label", { for: `seat-${i}` }, `p${i}`),
         h("select", { id: `seat-${i}`, "data-seat": `p${i}` },

@@ -421,6 +421,22 @@ export class TablePage {
     this.schedule();
   }
 
+  // The hint in the game's words; the bot's figures one click away (kept open across redraws).
+  hintParts(hint) {
+    const said = hint.explanation || hint.reason;
+    const out = [h("p.hint", { "aria-live": "polite" }, h("strong", {}, `Hint: ${moveText(hint.action)}. `), said)];
+    if (hint.explanation) {
+      const figures = [h("p", {}, hint.reason)];
+      if (hint.runner_up && typeof hint.margin === "number") {
+        const by = hint.unit ? `${hint.margin.toFixed(2)} ${hint.unit}` : `${(100 * hint.margin).toFixed(1)}% of sampled games`;
+        figures.push(h("p", {}, `Next best: ${moveText(hint.runner_up)} (difference ${by}).`));
+      }
+      out.push(h("details.hint-figures", { open: this.hintOpen ? true : null, ontoggle: (e) => { this.hintOpen = e.target.open; } },
+        h("summary", {}, "The figures behind it"), ...figures));
+    }
+    return out;
+  }
+
   askHint() {
     this.hint = { pending: true };
     this.live.request({ type: "hint" });
@@ -838,7 +854,7 @@ export class TablePage {
     if (this.summary.deal !== null) parts.push(h("p", {}, `Deal number ${this.summary.deal} — anyone can play the same deal.`));
     parts.push(h("p.keys-help", {}, "Undo and Hint are in the bar under your cards (keys: u or Ctrl+Z, h)."));
     if (this.hint && this.hint.pending) parts.push(h("p.hint", { "aria-live": "polite" }, "Thinking of a hint…"));
-    else if (this.hint) parts.push(h("p.hint", { "aria-live": "polite" }, h("strong", {}, `Hint: ${moveText(this.hint.action)}. `), this.hint.reason));
+    else if (this.hint) parts.push(...this.hintParts(this.hint));
     if (this.stats) {
       const st = this.stats;
       parts.push(h("dl.stats", { "aria-label": "Your statistics" },

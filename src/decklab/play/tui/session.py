@@ -128,8 +128,10 @@ class Session:
         seed: int | None = None,
         save_path: Path | None = None,
         hint_spec: str = HINT_SPEC,
+        opponent: str = DEFAULT_OPPONENT,
     ) -> Session:
-        """A fresh game: the human at p1 and ``greedy`` opponents unless ``specs`` says.
+        """A fresh game: the human at p1 and ``opponent`` bots (a level, e.g. ``beginner``,
+        :mod:`decklab.bots.levels`; ``greedy`` by default) unless ``specs`` says.
 
         Without a seed a deal number is drawn, so every game is a numbered deal that
         can be played again (``--deal N``).
@@ -140,7 +142,7 @@ class Session:
         deal = seed if seed is not None else secrets.randbelow(1_000_000)
         state = game.new(count, options, seed=deal)
         n = state.num_players
-        specs = specs or default_specs(n)
+        specs = specs or default_specs(n, opponent)
         path = save_path or default_record_path(game.info.name)
         return cls(state, specs, path, deal, hint_spec, claim=save_path is None)
 
@@ -401,9 +403,9 @@ class Session:
         return story.breakdown_lines(story.score_breakdown(self.state, self.log_viewer))
 
 
-def default_specs(players: int) -> list[str]:
-    """The person at p1 and greedy opponents: the same at the table and in line mode."""
-    return [HUMAN] + [DEFAULT_OPPONENT] * (players - 1)
+def default_specs(players: int, opponent: str = DEFAULT_OPPONENT) -> list[str]:
+    """The person at p1 and ``opponent`` bots: the same at the table and in line mode."""
+    return [HUMAN] + [opponent] * (players - 1)
 
 
 def saved_specs(record: dict[str, Any], players: int) -> list[str]:

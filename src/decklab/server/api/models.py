@@ -167,9 +167,17 @@ class ChatOut(BaseModel):
 
 
 class HintOut(BaseModel):
+    """The expert's move; ``explanation`` in the game's words, ``reason`` its figures;
+    ``runner_up`` the next best move and ``margin`` by how much (in ``unit``, or a
+    share of sampled games won when ``unit`` is empty)."""
+
     action: str
     reason: str
     version: int
+    explanation: str = ""
+    runner_up: str = ""
+    margin: float | None = None
+    unit: str = ""
 
 
 class ErrorBody(BaseModel):

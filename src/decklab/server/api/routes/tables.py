@@ -178,7 +178,7 @@ async def hint(
     limits.message(address, seat)
     limits.hint(address, seat)
     got = await service.hint(table_id, token, address=address)
-    return HintOut(action=got["action"], reason=got["reason"], version=int(got["version"]))
+    return HintOut(**{**got, "version": int(got["version"])})
 
 
 @router.post("/{table_id}/chat", response_model=ChatOut)
