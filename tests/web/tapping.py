@@ -143,7 +143,13 @@ GEOMETRY = """
 """
 
 
+SETTLED = "() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)))"
+"""Waits for the cards in flight (motion.js, ≤ 300 ms) to land: a card mid-flight is
+drawn scaled and may lie over another, which says nothing of the layout at rest."""
+
+
 def check_geometry(page: Page, where: str) -> None:
+    page.evaluate(SETTLED)
     problems = page.evaluate(GEOMETRY)
     if problems:
         page.screenshot(path=f"/tmp/wp/fail-{where.replace(' ', '_')}.png", full_page=True)

@@ -327,12 +327,12 @@ def own_server(tmp_path: Path) -> Iterator[LiveServer]:
 def test_a_stopped_server_shows_reconnecting(context: Any, own_server: LiveServer) -> None:
     page = context.new_page()
     solo_table(page, own_server)
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=60_000)
     own_server.__exit__(None, None, None)
-    page.wait_for_selector("body[data-conn=reconnecting]")
+    page.wait_for_selector("body[data-conn=reconnecting]", timeout=60_000)
     assert "Reconnecting" in page.locator(".conn").inner_text()
-    page.wait_for_selector(".net:visible")
+    page.wait_for_selector(".net:visible", timeout=60_000)
     page.reload()  # the page itself still opens, and says so
-    page.wait_for_selector("body[data-ready=true]")
+    page.wait_for_selector("body[data-ready=true]", timeout=60_000)
     assert page.locator(".net").is_visible()
     assert page.locator("h1").inner_text() == "Reconnecting…"
