@@ -90,9 +90,10 @@ def test_take_my_seat_back_from_the_bot(page: Any, live: LiveServer) -> None:
         }
         live.call("POST", f"/api/tables/{table_id}/actions", move, token=other)
     _open(page, live, table_id, token, "p1")
-    button = page.wait_for_selector('button[data-role="reclaim"]', timeout=20000)
+    page.wait_for_selector('button[data-role="reclaim"]', timeout=20000)
     assert "A bot is playing your seat" in page.inner_text(".moves")
-    button.click()
+    # a locator, not the element: the page redraws on every frame (the bot is moving)
+    page.locator('button[data-role="reclaim"]').click()
     page.wait_for_selector('button[data-role="reclaim"]', state="detached", timeout=10000)
     assert not live.service.tables[table_id].seats[0].zombie
     assert "A bot is playing your seat" not in page.inner_text(".moves")
