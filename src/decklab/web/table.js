@@ -10,6 +10,7 @@ import { TARGETS, arrowTarget, rove, isTyping } from "./keys.js";
 import { seatLabel, moveText, logList, scoreTable, breakdownList, link } from "./common.js";
 import { snapshot, animate } from "./motion.js"; // feel: cards travel between frames
 import { cue } from "./sound.js"; // feel: turn, play, reveal, end
+import { dragToPlay } from "./drag.js";
 import { unreachable, reachable } from "./net.js"; // feel: the "reconnecting" banner
 
 const LOG_SHOWN = 200;
@@ -77,6 +78,7 @@ export class TablePage {
     this.connect();
     this.ticker = setInterval(() => this.tick(), 500);
     document.addEventListener("keydown", this.onKey);
+    this.undrag = dragToPlay(this.root, (card, place, part) => this.dropOn(card, place, part));
     this.loadStats();
   }
 
@@ -86,6 +88,7 @@ export class TablePage {
     document.documentElement.style.removeProperty("--dock-h");
     this.clearPending();
     document.removeEventListener("keydown", this.onKey);
+    if (this.undrag) this.undrag();
     if (this.live) this.live.close();
   }
 
@@ -258,6 +261,16 @@ export class TablePage {
       this.focusNext = true;
       this.schedule();
     }
+  }
+
+  /** A card dragged onto a place: the card chosen afresh, then the place (or its part). */
+  dropOn(card, place, part) {
+    if (this.pending) this.clearPending();
+    this.selected = [];
+    this.select(card);
+    if (this.pending || !this.selected.includes(card)) return; // the card alone was a move, or none
+    if (part) this.selectPart(place, part);
+    else this.select(place);
   }
 
   /** A part of a split target (a seat's "face up" half): its key and its word at once. */
