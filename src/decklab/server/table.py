@@ -25,11 +25,24 @@ from decklab.server.tokens import matches
 TIMEOUT_ACTIONS = ("bot", "forfeit")
 
 
+@dataclass(frozen=True)
+class SeatAccount:
+    """A seat given to a bot account when the table is made: its id, username, and its
+    seat token's hash and salt (the token is derived from the account's key)."""
+
+    account_id: int
+    username: str
+    token_hash: str
+    token_salt: str
+
+
 @dataclass
 class SeatSpec:
-    """A seat as the creator asks for it: open for a person, or a bot spec."""
+    """A seat as the creator asks for it: open for a person, a bot spec (played by the
+    server), or a bot account (played by its own program through the bot API)."""
 
     bot: str | None = None
+    account: SeatAccount | None = None
 
 
 @dataclass
@@ -70,6 +83,9 @@ class Seat:
     account_id: int | None = None
     """The account the seat belongs to (None: a guest's); kept for play again and results."""
     token_salt: str | None = None
+    bot_account: bool = False
+    """Held by a bot account (a program playing through the bot API): shown as a bot,
+    and otherwise a person's seat (a token, presence, a grace period, a clock)."""
 
     def public(self, index: int) -> dict[str, Any]:
         return {
@@ -77,6 +93,7 @@ class Seat:
             "kind": self.kind,
             "nickname": self.nickname,
             "bot": self.bot_spec if self.kind == "bot" else None,
+            "bot_account": self.bot_account,
             "zombie": self.zombie,
             "present": self.kind == "bot" or (self.connections > 0 and not self.left),
         }
