@@ -42,6 +42,7 @@ from decklab.server.api.session import CallerDep, MaybeCallerDep
 from decklab.server.errors import ServiceError
 from decklab.server.hub import Encoded
 from decklab.server.limits import Limits
+from decklab.server.service import LiveTable, TableService
 from decklab.server.store.models import AccountRow
 from decklab.server.tokens import hash_token
 
@@ -216,31 +217,35 @@ async def table_stream(
     """The bot's seat at the table, NDJSON: a ``sync`` frame (its seat's view, legal
     actions, version), then each frame a person in that seat would receive; the stream
     ends once the game is over."""
-    service = bots.tables
     table, seat, _ = await bots.seat_at(bearer.account, table_id)
     beat = request.app.state.settings.heartbeat_s
+    return _stream(request, bearer, seat_lines(bots.tables, table, seat, beat))
 
-    async def seat_frames() -> AsyncIterator[str]:
-        key, listener = service.hub.subscribe(table, seat)
-        try:
-            await service.connected(table, seat)
-            while True:
-                try:
-                    item = await asyncio.wait_for(listener.queue.get(), beat)
-                except TimeoutError:
-                    yield "\n"
-                    continue
-                yield (item.text if isinstance(item, Encoded) else frames.encode(item)) + "\n"
-                if listener.overflowed:  # frames were lost: reopen for a sync
-                    return
-                if table.finished and listener.queue.empty():
-                    return
-        finally:
-            service.hub.unsubscribe(table, key)
-            with contextlib.suppress(Exception):
-                service.disconnected(table, seat)
 
-    return _stream(request, bearer, seat_frames())
+async def seat_lines(
+    service: TableService, table: LiveTable, seat: int, beat_s: float
+) -> AsyncIterator[str]:
+    """A seat's frames as NDJSON lines: exactly what a person's socket in that seat gets
+    (the hub's frames for ``seat``), a keep-alive line when idle; they end once the game
+    is over, or when the seat fell behind (the caller reopens and gets a ``sync``)."""
+    key, listener = service.hub.subscribe(table, seat)
+    try:
+        await service.connected(table, seat)
+        while True:
+            try:
+                item = await asyncio.wait_for(listener.queue.get(), beat_s)
+            except TimeoutError:
+                yield "\n"
+                continue
+            yield (item.text if isinstance(item, Encoded) else frames.encode(item)) + "\n"
+            if listener.overflowed:
+                return
+            if table.finished and listener.queue.empty():
+                return
+    finally:
+        service.hub.unsubscribe(table, key)
+        with contextlib.suppress(Exception):
+            service.disconnected(table, seat)
 
 
 # ------------------------------------------------------------ playing
