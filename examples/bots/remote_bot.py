@@ -143,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     playing: dict[str, threading.Thread] = {}
     finished = 0
     for event in client.stream("/api/bot/stream/event"):
-        table = event.get("table")
+        table = str(event.get("table"))
         if event["type"] == "seated" and table not in playing:
             player = TablePlayer(client, table, policy, random.Random(seeds.random()))
             playing[table] = threading.Thread(target=player.run, daemon=True)

@@ -19,7 +19,6 @@ from sqlalchemy import text
 from starlette.testclient import TestClient
 
 from decklab.engine.registry import get_game
-from decklab.server.api.routes.bot import seat_lines
 from decklab.server.service import TableService
 from decklab.server.store.db import make_engine
 from decklab.server.tokens import hash_token
@@ -269,6 +268,8 @@ def _hidden_two_player() -> str:
 
 
 async def _first_frame(service: TableService, table_id: str, seat: int) -> str:
+    from decklab.server.api.routes.bot import seat_lines
+
     table = await service.table(table_id)
     lines = seat_lines(service, table, seat, 5.0)
     try:
@@ -350,8 +351,18 @@ def test_external_bot_process_plays_a_whole_game(database_url: str, tmp_path: Pa
         with httpx.Client(base_url=server.base, timeout=30) as api:
             assert api.post("/api/bot/account/upgrade", headers=auth(token)).status_code == 200
             bot = subprocess.Popen(
-                [sys.executable, str(REMOTE_BOT), "--server", server.base, "--token", token]
-                + ["--games", "1", "--seed", "7"],
+                [
+                    sys.executable,
+                    str(REMOTE_BOT),
+                    "--server",
+                    server.base,
+                    "--token",
+                    token,
+                    "--games",
+                    "1",
+                    "--seed",
+                    "7",
+                ],
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
                 text=True,
