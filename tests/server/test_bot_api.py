@@ -98,7 +98,7 @@ def test_token_shown_once_hash_only_revoked_refused(client: TestClient, database
     assert again.status_code == 404
 
 
-def test_token_of_a_deleted_account_refused(client: TestClient) -> None:
+def test_token_of_a_deleted_account_refused(client: TestClient, database_url: str) -> None:
     me = signup(client, "shortlived")
     token = new_token(client, me)["token"]
     deleted = client.post(
@@ -107,6 +107,12 @@ def test_token_of_a_deleted_account_refused(client: TestClient) -> None:
         headers=page(me),
     )
     assert deleted.status_code == 204, deleted.text
+    engine = make_engine(database_url)
+    try:
+        with engine.connect() as db:
+            assert db.execute(text("SELECT COUNT(*) FROM api_tokens")).scalar() == 0
+    finally:
+        engine.dispose()
     with no_cookie(client):
         assert client.get("/api/bot/account", headers=auth(token)).status_code == 401
 
