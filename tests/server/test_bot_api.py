@@ -96,6 +96,10 @@ def test_token_shown_once_hash_only_revoked_refused(client: TestClient, database
     assert refused.status_code == 401 and refused.json()["error"]["code"] == "unauthorized"
     again = client.delete(f"/api/account/tokens/{made['id']}", headers=page(me))
     assert again.status_code == 404
+    exported = client.get("/api/account/export").json()
+    assert [t["label"] for t in exported["api_tokens"]] == ["my bot"]
+    assert exported["api_tokens"][0]["revoked_at"] is not None
+    assert token not in str(exported) and hash_token(token) not in str(exported)
 
 
 def test_token_of_a_deleted_account_refused(client: TestClient, database_url: str) -> None:
@@ -204,8 +208,12 @@ def _legal(client: TestClient, table: str, seat: int) -> list[str]:
 def test_a_bot_acts_only_for_its_seat_and_bad_input_changes_nothing(client: TestClient) -> None:
     game = two_player()
     bot_token = bot_account(client, "mover")
-    plain = new_token(client, client.get("/api/me").json())["token"]
     client.post("/api/account/logout", headers=page(client.get("/api/me").json()))
+    other_bot = bot_account(client, "otherbot")  # a bot with no seat at the table
+    client.post("/api/account/logout", headers=page(client.get("/api/me").json()))
+    person = signup(client, "plainone")
+    plain = new_token(client, person)["token"]  # a person's token: not a bot account
+    client.post("/api/account/logout", headers=page(person))
     seats = [{"kind": "account", "name": "mover"}, {"kind": "open"}]
     table = client.post("/api/tables", json={"game": game, "seats": seats}).json()["id"]
     elsewhere = client.post("/api/tables", json={"game": game, "players": 2}).json()["id"]
@@ -218,7 +226,8 @@ def test_a_bot_acts_only_for_its_seat_and_bad_input_changes_nothing(client: Test
         body = {"action": action, "version": version}
         return client.post(f"/api/bot/table/{where}/move", json=body, headers=auth(token))
 
-    # Play until it is the guest's turn, checking every refusal on the way.
+    # Play on (the guest too) until both have had a turn, checking the refusals at each.
+    checked: set[str] = set()
     for _ in range(200):
         version = version_of(client, table)
         mine = _legal(client, table, 0)
@@ -228,11 +237,21 @@ def test_a_bot_acts_only_for_its_seat_and_bad_input_changes_nothing(client: Test
             answer = move(table, theirs[0], version)
             assert answer.status_code in (403, 409, 422), answer.text
             assert version_of(client, table) == version
-            break
+            checked.add("theirs")
+            if "mine" in checked:
+                break
+            played = client.post(
+                f"/api/tables/{table}/actions",
+                json={"action": theirs[0], "version": version, "client_id": f"g{version}"},
+                headers=auth(guest_token),
+            )
+            assert played.status_code == 200, played.text
+            continue
         assert mine, "the bot's seat is to act"
         for bad, status in (
             (move(elsewhere, mine[0], version_of(client, elsewhere)), 403),
             (move(table, mine[0], version, plain), 403),
+            (move(table, mine[0], version, other_bot), 403),
             (move(table, mine[0], version, "dlb_not-a-token"), 401),
             (move(table, "no such action at all", version), 422),
             (move(table, mine[0], version + 5), 409),
@@ -254,8 +273,8 @@ def test_a_bot_acts_only_for_its_seat_and_bad_input_changes_nothing(client: Test
         # The same move again (same version, so the same default client id) counts once.
         assert move(table, mine[0], version).json() == done.json()
         assert version_of(client, table) == done.json()["version"]
-    else:
-        raise AssertionError("the guest never got a turn")
+        checked.add("mine")
+    assert checked == {"mine", "theirs"}
     # The guest's own seat token still plays the guest's seat.
     state = client.get(f"/api/tables/{table}/state", headers=auth(guest_token)).json()
     assert state["state"]["legal"]

@@ -270,12 +270,25 @@ class AccountStore:
             solo = db.scalars(
                 select(SoloResultRow).where(SoloResultRow.account_id == account_id)
             ).all()
+            tokens = db.scalars(
+                select(ApiTokenRow).where(ApiTokenRow.account_id == account_id)
+            ).all()
             return {
                 "account": {
                     "username": account.username,
                     "created_at": account.created_at.isoformat(),
                     "has_password": account.password_hash is not None,
+                    "bot": account.bot,
                 },
+                "api_tokens": [
+                    {
+                        "label": t.label,
+                        "created_at": t.created_at.isoformat(),
+                        "last_used_at": t.last_used_at.isoformat() if t.last_used_at else None,
+                        "revoked_at": t.revoked_at.isoformat() if t.revoked_at else None,
+                    }
+                    for t in tokens
+                ],
                 "sessions": [
                     {
                         "how": s.how,
