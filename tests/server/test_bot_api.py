@@ -415,3 +415,31 @@ def test_external_bot_process_plays_a_whole_game(database_url: str, tmp_path: Pa
             bot.kill()
         server.stop()
         time.sleep(0)
+
+
+# ------------------------------------------------------------ limits
+def test_limits_per_api_token(database_url: str, bot_pool: Any) -> None:
+    """Requests per token, and streams open per token, are limited (429 in the one error
+    shape); another token of another account keeps its own budget."""
+    from decklab.server.api.app import create_app
+
+    from .conftest import fast_settings
+
+    settings = fast_settings(
+        database_url=database_url, bot_requests_per_window=3, bot_streams_per_token=0
+    )
+    app = create_app(settings, pool=bot_pool, heavy_pool=bot_pool)
+    with TestClient(app, base_url="http://testserver") as client:
+        first = bot_account(client, "limited")  # the upgrade spent one
+        client.post("/api/account/logout", headers=page(client.get("/api/me").json()))
+        second = bot_account(client, "fresh")
+        client.post("/api/account/logout", headers=page(client.get("/api/me").json()))
+        assert client.get("/api/bot/account", headers=auth(first)).status_code == 200
+        assert client.get("/api/bot/account", headers=auth(first)).status_code == 200
+        limited = client.get("/api/bot/account", headers=auth(first))
+        assert limited.status_code == 429, limited.text
+        assert limited.json()["error"]["code"] == "rate_limited"
+        assert "Retry-After" in limited.headers
+        assert client.get("/api/bot/account", headers=auth(second)).status_code == 200
+        stream = client.get("/api/bot/stream/event", headers=auth(second))
+        assert stream.status_code == 429 and stream.json()["error"]["code"] == "rate_limited"
