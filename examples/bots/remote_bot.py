@@ -24,12 +24,15 @@ import os
 import random
 import sys
 import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
 from typing import Any
 
 Policy = Callable[[dict[str, Any], list[str], str, random.Random], str]
+RETRIES = 8
+"""A table's stream that fails is reopened this many times (waiting longer each time)."""
 
 
 def random_legal(view: dict[str, Any], legal: list[str], seat: str, rng: random.Random) -> str:
@@ -92,11 +95,20 @@ class TablePlayer:
         self.over = False
 
     def run(self) -> None:
+        failures = 0
         while not self.over:  # a stream that ended early (it fell behind) is reopened
-            for frame in self.client.stream(f"/api/bot/table/{self.table}/stream"):
-                self.take(frame)
-            if not self.over:
-                self.over = self.finished()
+            try:
+                for frame in self.client.stream(f"/api/bot/table/{self.table}/stream"):
+                    self.take(frame)
+                if not self.over:
+                    self.over = self.finished()
+                failures = 0
+            except (OSError, urllib.error.URLError) as exc:  # the server restarted, say
+                failures += 1
+                if failures > RETRIES:
+                    print(f"{self.table}: giving up: {exc}", file=sys.stderr)
+                    return
+                time.sleep(min(2**failures, 30))
 
     def finished(self) -> bool:
         summary = self.client.call("GET", f"/api/tables/{self.table}")

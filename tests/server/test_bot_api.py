@@ -443,3 +443,23 @@ def test_limits_per_api_token(database_url: str, bot_pool: Any) -> None:
         assert client.get("/api/bot/account", headers=auth(second)).status_code == 200
         stream = client.get("/api/bot/stream/event", headers=auth(second))
         assert stream.status_code == 429 and stream.json()["error"]["code"] == "rate_limited"
+
+
+def test_a_table_never_waits_for_a_bot_program_that_does_not_come(
+    hasty_client: TestClient,
+) -> None:
+    """A bot account seated at a table whose program never connects: after the grace
+    period the stand-in bot plays its seat, and the game ends."""
+    client = hasty_client
+    bot_account(client, "absent")
+    client.post("/api/account/logout", headers=page(client.get("/api/me").json()))
+    seats = [{"kind": "account", "name": "absent"}, {"kind": "bot", "bot": "greedy"}]
+    table = client.post("/api/tables", json={"game": two_player(), "seats": seats}).json()["id"]
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        summary = client.get(f"/api/tables/{table}").json()
+        if summary["status"] == "finished":
+            break
+        time.sleep(0.05)
+    assert summary["status"] == "finished", summary
+    assert summary["seats"][0]["zombie"] and summary["seats"][0]["nickname"] == "absent"

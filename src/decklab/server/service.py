@@ -559,8 +559,17 @@ class TableService:
                 self.hub.notice(table, "start", {})
         if starting:  # read lazily while it waited (see start): this process drives it now
             await self.coordinator.claim(table.id)
+            self.expect_bot_accounts(table)
         self._schedule(table)
         return seat, token
+
+    def expect_bot_accounts(self, table: LiveTable) -> None:
+        """The seats of bot accounts whose program is not connected start their grace
+        period: a table never waits for a program that does not come (the stand-in bot
+        plays the seat until the program opens its stream)."""
+        for index, seat in enumerate(table.seats):
+            if seat.bot_account and seat.away:
+                self._presence(table, index)
 
     async def viewer_of(self, table: LiveTable, token: str | None) -> Viewer:
         """:meth:`.Table.viewer`, except that with other processes sharing the tables a

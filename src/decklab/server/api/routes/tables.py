@@ -87,6 +87,7 @@ async def create_table(
     )
     if bot_accounts:
         request.app.state.bots.announce_seats(table)
+        service.expect_bot_accounts(table)
     return TableSummary.model_validate(table.summary())
 
 
