@@ -407,6 +407,7 @@ def test_external_bot_process_plays_a_whole_game(database_url: str, tmp_path: Pa
             summary = api.get(f"/api/tables/{table}").json()
             assert summary["status"] == "finished"
             assert summary["seats"][0]["bot_account"] is True
+            assert summary["seats"][0]["zombie"] is False  # the program played, no stand-in
             record = api.get(f"/api/tables/{table}/record").json()
             assert record["players"]["p1"] == "remotebot", record.get("players")
             assert summary["actions"] > 2
@@ -414,7 +415,6 @@ def test_external_bot_process_plays_a_whole_game(database_url: str, tmp_path: Pa
         if bot is not None and bot.poll() is None:
             bot.kill()
         server.stop()
-        time.sleep(0)
 
 
 # ------------------------------------------------------------ limits
