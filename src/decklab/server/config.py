@@ -71,6 +71,14 @@ class Settings:
     signups_per_window: int = 5
     signup_window_s: float = 3600.0
     """Accounts made per address per ``signup_window_s``."""
+    # -- the bot API (docs/server.md, "Bot accounts")
+    bot_requests_per_window: int = 300
+    bot_window_s: float = 60.0
+    """Requests per API token per ``bot_window_s`` (moves, joins, streams opened): a
+    move a second at several tables at once, far from flooding the server."""
+    bot_streams_per_token: int = 16
+    """Open NDJSON streams per API token at once: the event stream and a dozen tables."""
+    api_tokens_per_account: int = 20
     allowed_origins: frozenset[str] = field(default_factory=frozenset)
     """Extra origins allowed to open a WebSocket (the server's own is always allowed)."""
     full_gc_every_s: float = 0.0

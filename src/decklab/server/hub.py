@@ -144,6 +144,8 @@ class Hub:
         self.listeners: dict[int, Listener] = {}
         self._next_listener = 0
         self._announcing: set[asyncio.Task[None]] = set()
+        self.on_finish: list[Callable[[Table], None]] = []
+        """Told each table of this process that finishes (the bot API's ``gameFinish``)."""
 
     def subscribe(
         self,
@@ -180,6 +182,8 @@ class Hub:
         while len(table.events) > self.events_kept:
             table.events.popleft()
         self.send_all(table, lambda viewer: event_frame(table, event, viewer))
+        if kind == "end":
+            self._finished(table)
         if self.coordinator.shared:
             task = asyncio.create_task(
                 self.coordinator.announce(table.id, "version", {"version": table.version})
@@ -199,6 +203,12 @@ class Hub:
                 "detail": detail,
             },
         )
+        if kind == "end":
+            self._finished(table)
+
+    def _finished(self, table: Table) -> None:
+        for told in list(self.on_finish):
+            told(table)
 
     def presence(self, table: Table) -> None:
         seats = table.public_seats()

@@ -137,6 +137,10 @@ class Limits:
         self.signups = Buckets(
             s.signups_per_window, s.signup_window_s, "accounts from this address"
         )
+        self.bot_requests = Buckets(
+            s.bot_requests_per_window, s.bot_window_s, "requests with this API token"
+        )
+        self.bot_streams = Slots(s.bot_streams_per_token, "streams open with this API token")
 
     def charge(self, *charges: Charge) -> None:
         """Count one event against every charge, or against none: if any bucket is
@@ -177,6 +181,10 @@ class Limits:
 
     def signup(self, address: str) -> None:
         self.charge(Charge(self.signups, address))
+
+    def bot(self, address: str, token_hash: str) -> None:
+        """One request of the bot API: its API token's budget and its address's."""
+        self.charge(Charge(self.address_messages, address), Charge(self.bot_requests, token_hash))
 
 
 def install(app: FastAPI, settings: Settings) -> None:

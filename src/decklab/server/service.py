@@ -97,6 +97,7 @@ def _seat(row: SeatRow) -> Seat:
         row.clock_ms,
         account_id=row.account_id,
         token_salt=row.token_salt,
+        bot_account=bool(row.bot_account),
     )
 
 
@@ -458,9 +459,14 @@ class TableService:
         for index, spec in enumerate(seat_specs):
             kept = carry[index] if carry is not None else None
             account_id = salt = None
+            bot_account = False
             if kept is not None and kept.kind == "human":
                 kind, nickname, token_hash = "human", kept.nickname, kept.token_hash
-                account_id, salt = kept.account_id, kept.token_salt
+                account_id, salt, bot_account = kept.account_id, kept.token_salt, kept.bot_account
+            elif spec.account is not None:
+                seated = spec.account
+                kind, nickname, token_hash = "human", seated.username, seated.token_hash
+                account_id, salt, bot_account = seated.account_id, seated.token_salt, True
             elif spec.bot is not None:
                 kind, nickname, token_hash = "bot", None, None
             else:
@@ -477,6 +483,7 @@ class TableService:
                     clock_ms=None if clock_json is None or kind == "bot" else clock_json["base_ms"],
                     account_id=account_id,
                     token_salt=salt,
+                    bot_account=bot_account,
                 )
             )
         status = "playing" if all(r.kind != "open" for r in rows) else "waiting"
@@ -548,12 +555,14 @@ class TableService:
         *,
         token: str | None = None,
         account: tuple[int, str] | None = None,
+        bot_account: bool = False,
     ) -> tuple[int, str]:
         """Take an open seat; returns the seat and its token (shown only this once).
 
         ``token`` and ``account`` (its id and the token's salt): a logged-in person's seat,
         whose token is derived from the account's key (:mod:`decklab.server.accounts.seats`)
-        so that any of their devices can be handed it again."""
+        so that any of their devices can be handed it again. ``bot_account``: that account
+        is a bot account, playing through the bot API."""
         name = clean_nickname(nickname)
         table = await self.table(table_id)
         async with table.lock:
@@ -565,6 +574,7 @@ class TableService:
             changes: dict[str, Any] = {"kind": "human", "nickname": name, "token_hash": token_hash}
             if account is not None:
                 changes |= {"account_id": account[0], "token_salt": account[1]}
+                changes["bot_account"] = bot_account
             status = "playing" if starting else table.status
             await self._commit(
                 table,
@@ -574,6 +584,7 @@ class TableService:
             table.seated(seat, name, token_hash, status)
             if account is not None:
                 table.seats[seat].account_id, table.seats[seat].token_salt = account
+                table.seats[seat].bot_account = bot_account
             table.run_deadlines(self.wall())
             table.seen_now(seat, time.monotonic())
             self.hub.publish(table, "join", {"seat": seat_name(seat), "nickname": name})
@@ -581,8 +592,17 @@ class TableService:
                 self.hub.notice(table, "start", {})
         if starting:  # read lazily while it waited (see start): this process drives it now
             await self.coordinator.claim(table.id)
+            self.expect_bot_accounts(table)
         self._schedule(table)
         return seat, token
+
+    def expect_bot_accounts(self, table: LiveTable) -> None:
+        """The seats of bot accounts whose program is not connected start their grace
+        period: a table never waits for a program that does not come (the stand-in bot
+        plays the seat until the program opens its stream)."""
+        for index, seat in enumerate(table.seats):
+            if seat.bot_account and seat.away:
+                self._presence(table, index)
 
     async def viewer_of(self, table: LiveTable, token: str | None) -> Viewer:
         """:meth:`.Table.viewer`, except that with other processes sharing the tables a
@@ -1225,6 +1245,7 @@ class TableService:
                             "kind": s.kind,
                             "nickname": s.nickname,
                             "bot": s.bot_spec,
+                            "bot_account": bool(s.bot_account),
                         }
                         for s in seats
                     ],

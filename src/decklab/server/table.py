@@ -29,11 +29,24 @@ RECLAIM_CLOCK_MS = 30_000
 left, their clock would run out again at once and hand the seat straight back."""
 
 
+@dataclass(frozen=True)
+class SeatAccount:
+    """A seat given to a bot account when the table is made: its id, username, and its
+    seat token's hash and salt (the token is derived from the account's key)."""
+
+    account_id: int
+    username: str
+    token_hash: str
+    token_salt: str
+
+
 @dataclass
 class SeatSpec:
-    """A seat as the creator asks for it: open for a person, or a bot spec."""
+    """A seat as the creator asks for it: open for a person, a bot spec (played by the
+    server), or a bot account (played by its own program through the bot API)."""
 
     bot: str | None = None
+    account: SeatAccount | None = None
 
 
 @dataclass
@@ -78,6 +91,9 @@ class Seat:
     """The monotonic second its person last showed a sign of life without a connection
     open (a request made with its token, a connection closing): the grace period of a
     seat away runs from it."""
+    bot_account: bool = False
+    """Held by a bot account (a program playing through the bot API): shown as a bot,
+    and otherwise a person's seat (a token, presence, a grace period, a clock)."""
 
     def public(self, index: int) -> dict[str, Any]:
         return {
@@ -85,6 +101,7 @@ class Seat:
             "kind": self.kind,
             "nickname": self.nickname,
             "bot": self.bot_spec if self.kind == "bot" else None,
+            "bot_account": self.bot_account,
             "zombie": self.zombie,
             "present": self.kind == "bot" or (self.connections > 0 and not self.left),
         }

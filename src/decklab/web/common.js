@@ -22,6 +22,7 @@ export function seatLabel(seat) {
   if (!seat) return "";
   if (seat.kind === "bot") return botLabel(seat.bot);
   if (seat.kind === "open") return "open seat";
+  if (seat.bot_account) return `${seat.nickname || seat.seat} (bot)`;
   return seat.nickname || seat.seat;
 }
 

@@ -34,6 +34,13 @@ def _bad_login() -> ServiceError:
     return ServiceError("bad_login", "wrong username or password", 401)
 
 
+def raise_bot_account() -> None:
+    """A bot account tried to play as a person (in the browser)."""
+    raise ServiceError(
+        "bot_account", "a bot account plays through the bot API (/api/bot/...), not here", 403
+    )
+
+
 @dataclass(frozen=True)
 class Caller:
     """A request authenticated by a session cookie: the account and the session's token."""
@@ -132,8 +139,9 @@ class AccountService:
                 "seat": seat_name(seat.seat),
                 "players": seat.num_players,
                 "status": seat.status,
+                # A bot account plays through the bot API only: no seat token for a page.
                 "token": seats.seat_token(account.seat_key, seat.token_salt)
-                if seat.token_salt
+                if seat.token_salt and not account.bot
                 else None,
                 "updated_at": seat.updated_at.isoformat(),
             }
@@ -163,6 +171,8 @@ class AccountService:
         """A guest's seats (table, token) carried into the account: each gets a token
         derived from the account's key (returned; the guest's stops working) and the
         account's name. A token that holds no guest seat is passed over."""
+        if account.bot:
+            raise_bot_account()
         if len(claims) > MAX_CLAIMS:
             raise ServiceError("bad_request", f"at most {MAX_CLAIMS} seats in one claim")
         done: list[dict[str, str]] = []

@@ -21,11 +21,12 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from decklab.server import metrics, trace
 from decklab.server.access import AccessLog
+from decklab.server.accounts.bots import BotService
 from decklab.server.accounts.service import AccountService
 from decklab.server.api import errors
 from decklab.server.api.models import ErrorOut
 from decklab.server.api.origin import HostCheck, SitePolicy
-from decklab.server.api.routes import accounts, games, stats, tables, web
+from decklab.server.api.routes import accounts, bot, games, stats, tables, web
 from decklab.server.api.security import Hygiene, WindowLimit
 from decklab.server.api.session import CsrfGuard
 from decklab.server.bots import BotPool
@@ -36,6 +37,7 @@ from decklab.server.live import router as live_router
 from decklab.server.retention import RetentionSweep
 from decklab.server.service import TableService
 from decklab.server.store.accounts import AccountStore
+from decklab.server.store.bot_tokens import BotTokenStore
 from decklab.server.store.db import default_url, is_postgres, make_engine, upgrade
 from decklab.server.store.queries import Store
 
@@ -81,6 +83,7 @@ def create_app(
         await service.start()
         app.state.service = service
         app.state.accounts = AccountService(AccountStore(store.engine), service)
+        app.state.bots = BotService(BotTokenStore(store.engine), app.state.accounts)
         metrics.watch(service)
         retention = RetentionSweep(store, settings)
         retention.start()
@@ -149,6 +152,7 @@ def create_app(
     app.include_router(tables.router)
     app.include_router(stats.router)
     app.include_router(accounts.router)
+    app.include_router(bot.router)
     app.include_router(live_router)
     app.include_router(metrics.router)
     web.install(app)

@@ -40,10 +40,12 @@ class GameSpec(BaseModel):
 
 
 class SeatRequest(Strict):
-    """``open`` for a person to join, or ``bot`` with an agent spec (``greedy``, ``expert``…)."""
+    """``open`` for a person to join, ``bot`` with an agent spec (``greedy``, ``expert``…),
+    or ``account`` with a bot account's ``name`` (its program plays through the bot API)."""
 
-    kind: Literal["open", "bot"] = "open"
+    kind: Literal["open", "bot", "account"] = "open"
     bot: str | None = Field(default=None, max_length=200)
+    name: str | None = Field(default=None, max_length=32)
 
 
 class ClockRequest(Strict):
@@ -82,6 +84,9 @@ class SeatPublic(BaseModel):
     kind: str
     nickname: str | None
     bot: str | None
+    bot_account: bool = Field(
+        default=False, description="held by a bot account, playing through the bot API"
+    )
     zombie: bool
     present: bool
 
@@ -118,6 +123,7 @@ class PublicSeat(BaseModel):
     kind: str
     nickname: str | None
     bot: str | None
+    bot_account: bool = False
 
 
 class PublicTable(BaseModel):

@@ -16,6 +16,7 @@ from sqlalchemy.orm import sessionmaker
 
 from decklab.server.store.models import (
     AccountRow,
+    ApiTokenRow,
     ChallengeRow,
     ChatRow,
     PasskeyRow,
@@ -269,12 +270,25 @@ class AccountStore:
             solo = db.scalars(
                 select(SoloResultRow).where(SoloResultRow.account_id == account_id)
             ).all()
+            tokens = db.scalars(
+                select(ApiTokenRow).where(ApiTokenRow.account_id == account_id)
+            ).all()
             return {
                 "account": {
                     "username": account.username,
                     "created_at": account.created_at.isoformat(),
                     "has_password": account.password_hash is not None,
+                    "bot": account.bot,
                 },
+                "api_tokens": [
+                    {
+                        "label": t.label,
+                        "created_at": t.created_at.isoformat(),
+                        "last_used_at": t.last_used_at.isoformat() if t.last_used_at else None,
+                        "revoked_at": t.revoked_at.isoformat() if t.revoked_at else None,
+                    }
+                    for t in tokens
+                ],
                 "sessions": [
                     {
                         "how": s.how,
@@ -315,8 +329,8 @@ class AccountStore:
 
     def delete(self, account_id: int) -> list[tuple[str, int]]:
         """The account and its personal data deleted, explicitly (not every database
-        enforces the foreign keys' cascade): sessions, passkeys, challenges, solo results,
-        chat lines. Its seats stay, as :data:`DELETED_PLAYER`, so that finished games stay
+        enforces the foreign keys' cascade): sessions, passkeys, challenges, API tokens,
+        solo results, chat lines. Its seats stay, as :data:`DELETED_PLAYER`, so that finished games stay
         whole. Returns the seats (table, seat) renamed."""
         with self.sessions.begin() as db:
             seats = [
@@ -332,7 +346,7 @@ class AccountStore:
                 .where(SeatRow.account_id == account_id)
                 .values(account_id=None, token_salt=None, nickname=DELETED_PLAYER)
             )
-            for model in (SoloResultRow, SessionRow, PasskeyRow, ChallengeRow):
+            for model in (SoloResultRow, SessionRow, PasskeyRow, ChallengeRow, ApiTokenRow):
                 db.execute(delete(model).where(model.account_id == account_id))
             db.execute(delete(AccountRow).where(AccountRow.id == account_id))
             return seats

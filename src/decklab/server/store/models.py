@@ -79,6 +79,8 @@ class SeatRow(Base):
     """The account the seat belongs to (None: a guest's, a bot's, an open seat)."""
     token_salt: Mapped[str | None] = mapped_column(String(32), nullable=True)
     """An account's seat: the random input its token is derived from (accounts/seats.py)."""
+    bot_account: Mapped[bool] = mapped_column(Boolean, default=False)
+    """The seat's account is a bot account, playing through the bot API (shown as a bot)."""
 
 
 class ActionRow(Base):
@@ -147,6 +149,8 @@ class AccountRow(Base):
     webauthn_user_id: Mapped[bytes] = mapped_column(LargeBinary(32), unique=True)
     """The random user handle passkeys carry (never the username or the row id)."""
     created_at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    """A bot account: plays only through the bot API, with a personal API token."""
 
 
 class SessionRow(Base):
@@ -194,3 +198,22 @@ class ChallengeRow(Base):
         Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True
     )
     created_at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ApiTokenRow(Base):
+    """A personal API token of an account (``Authorization: Bearer``): only its SHA-256
+    is kept; the token itself is shown once, when it is made."""
+
+    __tablename__ = "api_tokens"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    label: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    last_used_at: Mapped[_dt.datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
+    revoked_at: Mapped[_dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

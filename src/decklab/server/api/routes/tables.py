@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Query, Request, Response
 
 from decklab.engine.state import seat_name as seat_label
+from decklab.server.accounts.service import raise_bot_account
 from decklab.server.api.deps import AddressDep, LimitsDep, ServiceDep, TokenDep
 from decklab.server.api.errors import responses
 from decklab.server.api.models import (
@@ -57,9 +58,19 @@ async def create_table(
         raise ServiceError("rate_limited", "too many tables created from this address", 429)
     check_option_types(body.game, body.options)
     seats = []
+    bot_accounts: set[int] = set()
     for seat in body.seats:
         if seat.kind == "bot" and not seat.bot:
             raise ServiceError("bad_request", "a bot seat needs a bot spec (greedy, expert, …)")
+        if seat.kind == "account":
+            if not seat.name:
+                raise ServiceError("bad_request", "an account seat needs a bot account's name")
+            held, account_id = await request.app.state.bots.account_seat(seat.name)
+            if account_id in bot_accounts:
+                raise ServiceError("bad_request", "a bot account takes one seat of a table")
+            bot_accounts.add(account_id)
+            seats.append(SeatSpec(account=held))
+            continue
         seats.append(SeatSpec(seat.bot if seat.kind == "bot" else None))
     clock = (
         ClockSpec(body.clock.base_s, body.clock.increment_s, body.clock.on_timeout)
@@ -76,6 +87,9 @@ async def create_table(
         turn=TurnSpec(body.turn.move_s, body.turn.on_deadline) if body.turn else None,
         deal=body.deal,
     )
+    if bot_accounts:
+        request.app.state.bots.announce_seats(table)
+        service.expect_bot_accounts(table)
     return TableSummary.model_validate(table.summary())
 
 
@@ -112,6 +126,8 @@ async def join(
         seat, token = await service.join(table_id, body.seat, body.nickname)
     else:
         account = caller.account
+        if account.bot:
+            raise_bot_account()
         token, salt = accounts.new_seat(account)
         seat, token = await service.join(
             table_id, body.seat, account.username, token=token, account=(account.id, salt)
