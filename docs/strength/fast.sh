@@ -20,7 +20,7 @@ bench() {  # name args...
     echo "$name $(( $(date +%s) - start ))s" >> "$out/times.txt"
 }
 arena facade-fast-vs-greedy facade fast,greedy 400 &
-arena lonely-face-fast-vs-greedy lonely-face fast,greedy 600 &
+arena lonely-face-fast-vs-greedy lonely-face fast,greedy 300 &
 arena notorious-fast-vs-greedy notorious fast,greedy,greedy,greedy 400 &
 arena corporation-fast-vs-greedy corporation fast,greedy,greedy,greedy,greedy 400 &
 arena facade-fast-vs-expert facade fast,expert 40 &
