@@ -115,6 +115,6 @@ def test_a_move_needs_evidence_to_replace_the_games_favourite() -> None:
 def test_fast_beats_greedy_in_a_small_duplicate_arena() -> None:
     report = run_arena("facade", ["fast", "greedy"], games=40, seed=3, progress=False)
     fast = report.per_agent[0]
-    # Seen with this seed: see the assertion's message; equals would win 50%.
+    # Seen with this seed: 77.5% (62.5–87.7%); equals would win 50%, the margin leaves room.
     assert fast.games == 40 and fast.win_rate >= 0.65, fast.win_rate
     assert fast.win_low > 0.5
