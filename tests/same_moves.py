@@ -27,6 +27,7 @@ SEARCH_BOTS = (
     "pimc:iters=16,dets=2,seed=3",
     "cheat:iters=16,seed=3",
     "expert:iters=16,seed=3",
+    "fast:seed=3",
 )
 """Searching bots: asked for a hint at a few positions of a seeded game."""
 

@@ -29,6 +29,7 @@ FAIR_SPECS = [
     "greedy:mode=lookahead",
     "ismcts:iters=120",
     "pimc:iters=120,dets=4",
+    "fast",
 ]
 
 

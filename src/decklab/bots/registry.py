@@ -23,6 +23,7 @@ BUILTIN_AGENTS: dict[str, str] = {
     "random": "decklab.bots.random_agent",
     "greedy": "decklab.bots.greedy",
     "expert": "decklab.bots.expert",
+    "fast": "decklab.bots.fast",
     "ismcts": "decklab.bots.ismcts",
     "pimc": "decklab.bots.pimc",
     "cheat": "decklab.bots.cheat",

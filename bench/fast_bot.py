@@ -1,0 +1,136 @@
+"""The ``fast`` agent's cost against ``expert``, and the Cabin paired per deal.
+
+    python bench/fast_bot.py timing [--positions 30] [--json]
+    python bench/fast_bot.py cabin [--deals 100] [--json]
+
+``timing`` asks both agents for their move at the same positions (states
+spread over seeded random games of every game, at the default table size)
+and measures each call's CPU time (``time.process_time``), so that the ratio
+is of work done, not of how loaded the machine was. ``cabin`` plays the
+same deals with ``greedy``, ``fast`` and ``expert`` (The Cabin is played
+alone) and reports each mean score with the paired difference to ``fast``
+and its 95% interval over deals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import time
+from typing import Any
+
+from decklab.bots import make_agent
+from decklab.engine.registry import game_names, get_game
+from decklab.engine.state import GameState
+
+T95 = 1.96
+
+
+def positions(name: str, seed: int, count: int) -> list[GameState]:
+    """``count`` states spread over seeded random games, each a real decision."""
+    cls = get_game(name)
+    seen: list[GameState] = []
+    game = 0
+    while len(seen) < 3 * count:
+        rng = random.Random(seed + game)
+        state = cls.new(seed=seed + game)
+        while not state.is_terminal():
+            seat = state.to_act()[0]
+            legal = state.legal_actions(seat)
+            if len(legal) > 1:
+                seen.append(state.clone())
+            state.apply(seat, rng.choice(legal))
+        game += 1
+    step = max(1, len(seen) // count)
+    return seen[::step][:count]
+
+
+def cpu_per_decision(spec: str, states: list[GameState]) -> float:
+    agent = make_agent(f"{spec}{',' if ':' in spec else ':'}seed=1")
+    agent.choose(states[0], states[0].to_act()[0])  # imports and caches, not timed
+    spent = 0.0
+    for state in states:
+        seat = state.to_act()[0]
+        start = time.process_time()
+        agent.choose(state, seat)
+        spent += time.process_time() - start
+    return spent / len(states)
+
+
+def timing(count: int, games: list[str]) -> list[dict[str, Any]]:
+    rows = []
+    for name in games or game_names():
+        states = positions(name, 2027, count)
+        fast = cpu_per_decision("fast", states)
+        expert = cpu_per_decision("expert", states)
+        greedy = cpu_per_decision("greedy", states)
+        rows.append(
+            {
+                "game": name,
+                "positions": len(states),
+                "fast_ms": 1000 * fast,
+                "expert_ms": 1000 * expert,
+                "greedy_ms": 1000 * greedy,
+                "ratio": expert / fast,
+            }
+        )
+    return rows
+
+
+def play_alone(spec: str, seed: int) -> float:
+    cls = get_game("cabin")
+    state = cls.new(1, seed=seed)
+    agent = make_agent(f"{spec}{',' if ':' in spec else ':'}seed={seed}")
+    while not state.is_terminal():
+        seat = state.to_act()[0]
+        state.apply(seat, agent.choose(state, seat))
+    return float(state.scores()[0])
+
+
+def cabin(deals: int) -> dict[str, Any]:
+    specs = ("greedy", "fast", "expert")
+    scores = {s: [play_alone(s, 5000 + d) for d in range(deals)] for s in specs}
+    out: dict[str, Any] = {"deals": deals, "mean": {}, "vs_fast": {}}
+    for s in specs:
+        out["mean"][s] = statistics.fmean(scores[s])
+        if s != "fast":
+            diffs = [a - b for a, b in zip(scores[s], scores["fast"], strict=True)]
+            mean = statistics.fmean(diffs)
+            half = T95 * statistics.stdev(diffs) / math.sqrt(deals)
+            out["vs_fast"][s] = {"mean": mean, "low": mean - half, "high": mean + half}
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("what", choices=("timing", "cabin"))
+    parser.add_argument("--positions", type=int, default=30)
+    parser.add_argument("--deals", type=int, default=100)
+    parser.add_argument("--game", action="append", default=[], help="only these (repeatable)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    result: Any = timing(args.positions, args.game) if args.what == "timing" else cabin(args.deals)
+    if args.json:
+        print(json.dumps(result, indent=1))
+    elif args.what == "timing":
+        for row in result:
+            print(
+                f"{row['game']:12} {row['positions']:3} positions  fast {row['fast_ms']:7.2f} ms"
+                f"  expert {row['expert_ms']:8.2f} ms  greedy {row['greedy_ms']:6.2f} ms"
+                f"  expert/fast ×{row['ratio']:.1f}"
+            )
+    else:
+        print(f"{result['deals']} deals")
+        for spec, mean in result["mean"].items():
+            print(f"  {spec:7} mean {mean:6.2f}")
+        for spec, d in result["vs_fast"].items():
+            print(
+                f"  {spec} − fast: {d['mean']:+.2f} ({d['low']:+.2f} to {d['high']:+.2f}), per deal"
+            )
+
+
+if __name__ == "__main__":
+    main()
