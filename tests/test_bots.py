@@ -606,7 +606,12 @@ GUIDED = (
 
 @pytest.mark.parametrize("name", ["facade", "lonely-face", "notorious"])
 @pytest.mark.parametrize(
-    "spec", [GUIDED, GUIDED.replace("ismcts:", "pimc:dets=4,").replace("root=halving,", "")]
+    "spec",
+    [
+        GUIDED,
+        GUIDED.replace("root=halving", "root=race"),
+        GUIDED.replace("ismcts:", "pimc:dets=4,").replace("root=halving,", ""),
+    ],
 )
 def test_guided_search_is_fair_in_the_sequential_games(name: str, spec: str) -> None:
     """The report's guidance (game rankings, estimates, opponent model) reads no hidden card."""
