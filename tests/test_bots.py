@@ -518,7 +518,7 @@ def test_expert_uses_the_games_expert_or_falls_back_to_guided_search() -> None:
     assert "ISMCTS: 192 iterations" in fallback.reason and fallback.policy
     facade = get_game("facade").new(2, seed=4)
     guided = make_agent("expert:seed=1").hint(facade, facade.to_act()[0])
-    assert "sequential halving" in guided.reason
+    assert "race on shared sampled deals" in guided.reason
 
 
 def test_expert_is_fair_on_the_cabin() -> None:
