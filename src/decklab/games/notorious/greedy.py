@@ -135,11 +135,15 @@ def greedy_action(state: NotoriousState, seat: int, rng: random.Random) -> int:
     legal = state.legal_actions(seat)
     if len(legal) == 1:
         return legal[0]
-    values = action_values(state, seat, rng)
-    n = state.num_players
+    return best_of(action_values(state, seat, rng), legal, seat, state.num_players)
+
+
+def best_of(values: dict[int, float], legal: list[int], seat: int, n: int) -> int:
+    """The best-valued legal move; among equal ones the first target in turn order from
+    ``seat`` (itself first), then the game's order. The same rule for every seat."""
     best = legal[0]
     best_key = (values[best], -((_target(best) - seat) % n))
-    for action in legal:  # strictly better only: ties keep the first target after the seat
+    for action in legal:  # strictly better only: ties keep the earlier one
         key = (values[action], -((_target(action) - seat) % n))
         if key > best_key:
             best = action
