@@ -519,7 +519,7 @@ def test_expert_uses_the_games_expert_or_falls_back_to_guided_search() -> None:
     assert "ISMCTS: 192 iterations" in fallback.reason and fallback.policy
     facade = get_game("facade").new(2, seed=4)
     guided = make_agent("expert:seed=1").hint(facade, facade.to_act()[0])
-    assert "sequential halving" in guided.reason
+    assert "race on shared sampled deals" in guided.reason
 
 
 def test_expert_is_fair_on_the_cabin() -> None:
@@ -607,7 +607,12 @@ GUIDED = (
 
 @pytest.mark.parametrize("name", ["facade", "lonely-face", "notorious"])
 @pytest.mark.parametrize(
-    "spec", [GUIDED, GUIDED.replace("ismcts:", "pimc:dets=4,").replace("root=halving,", "")]
+    "spec",
+    [
+        GUIDED,
+        GUIDED.replace("root=halving", "root=race"),
+        GUIDED.replace("ismcts:", "pimc:dets=4,").replace("root=halving,", ""),
+    ],
 )
 def test_guided_search_is_fair_in_the_sequential_games(name: str, spec: str) -> None:
     """The report's guidance (game rankings, estimates, opponent model) reads no hidden card."""

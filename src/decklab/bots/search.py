@@ -307,7 +307,7 @@ class Tree:
     ) -> None:
         self.root = Node()
         self.chosen: int | None = None
-        """The decision when the caller picked it (sequential halving), not the visit counts."""
+        """The decision when the caller picked it (sequential halving, the race), not the visit counts."""
         self.topk = topk if values is not None else 0
         self.values = values
         self.estimate = estimate
@@ -331,7 +331,7 @@ class Tree:
         """Select, expand, roll out and back up once, consuming ``state`` (a private copy).
 
         ``force`` is the observer's action at the root for this iteration, chosen
-        by the caller (sequential halving) instead of by UCB.
+        by the caller (sequential halving, the race) instead of by UCB.
         """
         rng = self.rng
         c = self.c
