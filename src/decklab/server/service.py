@@ -25,7 +25,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -129,6 +129,9 @@ class TableService:
         self.heavy = heavy.HeavyWork(self.settings, heavy_pool)
         """Where replays, records, hints and statistics are worked out (:mod:`.heavy`)."""
         self._expiry_sweep: asyncio.Task[None] | None = None
+        self.finish_listeners: list[Callable[[str], Coroutine[Any, Any, None]]] = []
+        """Told the id of each table that ends here (the ratings), off the move's path."""
+        self._after_end: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------ lifecycle
     async def start(self) -> None:
@@ -216,6 +219,8 @@ class TableService:
         for table in self.tables.values():
             for task in table.tasks.values():
                 task.cancel()
+        if self._after_end:  # a rating being written finishes (else the next start does it)
+            await asyncio.wait(self._after_end, timeout=5)
         await self.committer.close()
         await self.coordinator.close()
 
@@ -246,6 +251,7 @@ class TableService:
             "outcome",
             "previous_id",
             "next_id",
+            "rated",
             "entries",
             "actions",
             "last_action_version",
@@ -290,6 +296,7 @@ class TableService:
             len(loaded.actions),
         )
         table.secret = row.deal_secret
+        table.rated = bool(row.rated)
         table.last_action_version = loaded.actions[-1].version if loaded.actions else 0
         table.acks = {
             (a.actor, a.client_id): a.version for a in loaded.actions if a.client_id is not None
@@ -405,6 +412,7 @@ class TableService:
         deal: int | None = None,
         previous_id: str | None = None,
         carry: Sequence[Seat] | None = None,
+        rated: bool = False,
     ) -> LiveTable:
         try:
             cls = get_game(game)
@@ -414,6 +422,10 @@ class TableService:
         if seats and len(seats) != n:
             raise ServiceError("bad_request", f"{len(seats)} seats given for {n} players")
         seat_specs = list(seats) or [SeatSpec() for _ in range(n)]
+        if rated and n < 2:
+            raise ServiceError("bad_request", "a game played alone is never rated")
+        if rated and all(spec.bot is not None for spec in seat_specs):
+            raise ServiceError("bad_request", "a rated table needs a seat for a person")
         seed, secret, dealt = dealing.choose(n, deal)
         try:
             state = cls.new(n, options or {}, seed=dealt)
@@ -467,6 +479,7 @@ class TableService:
             outcome=None,
             previous_id=previous_id,
             next_id=None,
+            rated=rated,
         )
         await asyncio.to_thread(self.store.create, row, rows)
         table = LiveTable(
@@ -482,6 +495,7 @@ class TableService:
             seed,
             previous_id=previous_id,
             secret=secret,
+            rated=rated,
         )
         self.tables[table_id] = table
         table.events.append(Event(1, "created", {}))
@@ -722,6 +736,7 @@ class TableService:
         trace.mark(table.id, new_version, "queued")
         if outcome is not None:
             self.hub.notice(table, "end", {"result": table.outcome})
+            self._ended(table)
         return new_version
 
     async def _commit(
@@ -751,6 +766,13 @@ class TableService:
             await self._reload(table)
             raise ServiceError("stale", "the table moved on meanwhile: try again", 409) from None
         table.version += 1
+
+    def _ended(self, table: LiveTable) -> None:
+        """Tell the finish listeners (once the end is committed), each in its own task."""
+        for listener in self.finish_listeners:
+            task = asyncio.create_task(listener(table.id))
+            self._after_end.add(task)
+            task.add_done_callback(self._after_end.discard)
 
     def _solo_result(self, table: LiveTable, after: GameState) -> SoloResultRow | None:
         if after.num_players != 1 or table.seats[0].kind != "human":
@@ -813,6 +835,7 @@ class TableService:
                 table.status, table.outcome = "finished", outcome
                 table.seats[seat].clock_ms = 0
                 self.hub.publish(table, "end", {"result": outcome, "timeout": seat_name(seat)})
+                self._ended(table)
                 return
             await self._commit(table, seats=[SeatChange(seat, {"zombie": True, "clock_ms": 0})])
             table.seats[seat].zombie = True
@@ -939,6 +962,7 @@ class TableService:
             clock=None if table.clock is None else ClockSpec.from_json(table.clock),
             previous_id=table.id,
             carry=table.seats,
+            rated=table.rated,
         )
         table.next_id = new.id
         await asyncio.to_thread(self.store.link_next, table.id, new.id)

@@ -201,6 +201,8 @@ class Table:
     secret: bytes | None = None
     """A table of several players' deal secret (:mod:`.dealing`): shown to nobody before
     the end, and the source of all its chance."""
+    rated: bool = False
+    """A rated table: only accounts may take its seats, and its end updates ratings."""
     _views: frames.Views | None = None
 
     def views(self) -> frames.Views:
@@ -482,4 +484,5 @@ class Table:
             "outcome": self.outcome,
             "previous": self.previous_id,
             "next": self.next_id,
+            "rated": self.rated,
         }

@@ -25,7 +25,7 @@ from decklab.server.accounts.service import AccountService
 from decklab.server.api import errors
 from decklab.server.api.models import ErrorOut
 from decklab.server.api.origin import HostCheck, SitePolicy
-from decklab.server.api.routes import accounts, games, stats, tables, web
+from decklab.server.api.routes import accounts, games, ratings, stats, tables, web
 from decklab.server.api.security import Hygiene, WindowLimit
 from decklab.server.api.session import CsrfGuard
 from decklab.server.bots import BotPool
@@ -33,11 +33,13 @@ from decklab.server.config import Settings
 from decklab.server.heap import HeapPolicy
 from decklab.server.limits import install as install_limits
 from decklab.server.live import router as live_router
+from decklab.server.ratings.service import RatingService
 from decklab.server.retention import RetentionSweep
 from decklab.server.service import TableService
 from decklab.server.store.accounts import AccountStore
 from decklab.server.store.db import default_url, is_postgres, make_engine, upgrade
 from decklab.server.store.queries import Store
+from decklab.server.store.ratings import RatingStore
 
 log = logging.getLogger("decklab.server")
 
@@ -81,6 +83,8 @@ def create_app(
         await service.start()
         app.state.service = service
         app.state.accounts = AccountService(AccountStore(store.engine), service)
+        app.state.ratings = RatingService(RatingStore(store.engine), service)
+        await app.state.ratings.start()
         metrics.watch(service)
         retention = RetentionSweep(store, settings)
         retention.start()
@@ -149,6 +153,7 @@ def create_app(
     app.include_router(tables.router)
     app.include_router(stats.router)
     app.include_router(accounts.router)
+    app.include_router(ratings.router)
     app.include_router(live_router)
     app.include_router(metrics.router)
     web.install(app)

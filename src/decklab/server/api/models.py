@@ -65,6 +65,10 @@ class CreateTable(Strict):
         le=2**62 - 1,
         description="a game played alone: its deal number (refused at a table of several)",
     )
+    rated: bool = Field(
+        default=False,
+        description="a rated table: only accounts may take its seats; its end updates ratings",
+    )
 
 
 class SeatPublic(BaseModel):
@@ -98,6 +102,7 @@ class TableSummary(BaseModel):
     outcome: dict[str, Any] | None
     previous: str | None
     next: str | None
+    rated: bool = False
 
 
 class PublicSeat(BaseModel):

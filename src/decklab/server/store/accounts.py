@@ -19,6 +19,8 @@ from decklab.server.store.models import (
     ChallengeRow,
     ChatRow,
     PasskeyRow,
+    RatingHistoryRow,
+    RatingRow,
     SeatRow,
     SessionRow,
     SoloResultRow,
@@ -316,7 +318,7 @@ class AccountStore:
     def delete(self, account_id: int) -> list[tuple[str, int]]:
         """The account and its personal data deleted, explicitly (not every database
         enforces the foreign keys' cascade): sessions, passkeys, challenges, solo results,
-        chat lines. Its seats stay, as :data:`DELETED_PLAYER`, so that finished games stay
+        ratings and their history, chat lines. Its seats stay, as :data:`DELETED_PLAYER`, so that finished games stay
         whole. Returns the seats (table, seat) renamed."""
         with self.sessions.begin() as db:
             seats = [
@@ -332,7 +334,14 @@ class AccountStore:
                 .where(SeatRow.account_id == account_id)
                 .values(account_id=None, token_salt=None, nickname=DELETED_PLAYER)
             )
-            for model in (SoloResultRow, SessionRow, PasskeyRow, ChallengeRow):
+            for model in (
+                SoloResultRow,
+                SessionRow,
+                PasskeyRow,
+                ChallengeRow,
+                RatingRow,
+                RatingHistoryRow,
+            ):
                 db.execute(delete(model).where(model.account_id == account_id))
             db.execute(delete(AccountRow).where(AccountRow.id == account_id))
             return seats

@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Query, Request, Response
 
 from decklab.engine.state import seat_name as seat_label
+from decklab.server.accounts.service import Caller
 from decklab.server.api.deps import AddressDep, LimitsDep, ServiceDep, TokenDep
 from decklab.server.api.errors import responses
 from decklab.server.api.models import (
@@ -73,6 +74,7 @@ async def create_table(
         public=body.public,
         clock=clock,
         deal=body.deal,
+        rated=body.rated,
     )
     return TableSummary.model_validate(table.summary())
 
@@ -102,6 +104,7 @@ async def join(
     the seat is the account's, under its username, and follows it to its other devices; a
     guest may not take a nickname that is an account's username."""
     limits.join(address)
+    await _check_rated_join(service, table_id, caller)
     if caller is None:
         if await accounts.is_account_name(body.nickname.strip()) is not None:
             raise ServiceError(
@@ -115,6 +118,17 @@ async def join(
             table_id, body.seat, account.username, token=token, account=(account.id, salt)
         )
     return JoinResult(table=table_id, seat=seat_label(seat), token=token)
+
+
+async def _check_rated_join(service: TableService, table_id: str, caller: Caller | None) -> None:
+    """A rated table seats accounts only, each once (a rating is one person's)."""
+    table = await service.table(table_id)
+    if not table.rated:
+        return
+    if caller is None:
+        raise ServiceError("account_needed", "log in to take a seat at a rated table", 403)
+    if any(s.account_id == caller.account.id for s in table.seats):
+        raise ServiceError("already_seated", "you already have a seat at this rated table", 409)
 
 
 @router.post("/{table_id}/leave", status_code=204)
