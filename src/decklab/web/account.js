@@ -153,6 +153,7 @@ export class AccountPage {
     fill(this.root,
       h("h1", { tabindex: "-1" }, `Hello, ${me.username}`),
       h("p#account-status", { role: "status", "aria-live": "polite" }, message),
+      h("p", {}, link(`/player/${encodeURIComponent(me.username)}`, "Your ratings and their history", { id: "my-ratings" })),
       h("section.panel", { "aria-labelledby": "mine-h" },
         h("h2#mine-h", {}, "My games"),
         h("h3", {}, "In play"),

@@ -6,6 +6,7 @@ import { TablePage } from "./table.js";
 import { ReplayPage } from "./replay.js";
 import { RulesPage, RulingsPage } from "./rules.js";
 import { AccountPage, loadMe } from "./account.js";
+import { LeaderboardPage, PlayerPage } from "./ratings.js";
 
 const main = document.getElementById("main");
 let current = null;
@@ -17,6 +18,8 @@ function pageFor(path) {
   if ((m = /^\/rules\/([\w-]+)$/.exec(path))) return new RulesPage(main, m[1]);
   if (path === "/rulings") return new RulingsPage(main);
   if (path === "/account") return new AccountPage(main);
+  if ((m = /^\/leaderboard\/([\w-]+)$/.exec(path))) return new LeaderboardPage(main, m[1]);
+  if ((m = /^\/player\/([^/]+)$/.exec(path))) return new PlayerPage(main, decodeURIComponent(m[1]));
   return new LobbyPage(main);
 }
 

@@ -32,6 +32,8 @@ PAGES = (
     "/replay/{table_id}",
     "/rulings",
     "/account",
+    "/leaderboard/{game}",
+    "/player/{name}",
 )
 
 

@@ -28,11 +28,11 @@ def _account() -> sa.Column[int]:
 
 
 def upgrade() -> None:
-    # Every table made before this was casual.
-    with op.batch_alter_table("game_tables", schema=None) as batch_op:
-        batch_op.add_column(
-            sa.Column("rated", sa.Boolean(), nullable=False, server_default=sa.false())
-        )
+    # Every table made before this was casual. A plain ADD COLUMN, not a batch: SQLite's
+    # batch copies and drops game_tables, and the drop would cascade to every seat.
+    op.add_column(
+        "game_tables", sa.Column("rated", sa.Boolean(), nullable=False, server_default=sa.false())
+    )
     op.create_table(
         "ratings",
         sa.Column("game", sa.String(64), primary_key=True),
@@ -67,5 +67,4 @@ def upgrade() -> None:
 def downgrade() -> None:
     for name in ("rating_history", "rated_tables", "ratings"):
         op.drop_table(name)
-    with op.batch_alter_table("game_tables", schema=None) as batch_op:
-        batch_op.drop_column("rated")
+    op.drop_column("game_tables", "rated")
