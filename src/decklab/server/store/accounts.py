@@ -18,6 +18,8 @@ from decklab.server.store.models import (
     AccountRow,
     ChallengeRow,
     ChatRow,
+    FriendRow,
+    InvitationRow,
     PasskeyRow,
     RatingHistoryRow,
     RatingRow,
@@ -318,7 +320,7 @@ class AccountStore:
     def delete(self, account_id: int) -> list[tuple[str, int]]:
         """The account and its personal data deleted, explicitly (not every database
         enforces the foreign keys' cascade): sessions, passkeys, challenges, solo results,
-        ratings and their history, chat lines. Its seats stay, as :data:`DELETED_PLAYER`, so that finished games stay
+        ratings and their history, friends (both ways), invitations, chat lines. Its seats stay, as :data:`DELETED_PLAYER`, so that finished games stay
         whole. Returns the seats (table, seat) renamed."""
         with self.sessions.begin() as db:
             seats = [
@@ -343,5 +345,15 @@ class AccountStore:
                 RatingHistoryRow,
             ):
                 db.execute(delete(model).where(model.account_id == account_id))
+            db.execute(
+                delete(FriendRow).where(
+                    (FriendRow.account_id == account_id) | (FriendRow.friend_id == account_id)
+                )
+            )
+            db.execute(
+                delete(InvitationRow).where(
+                    (InvitationRow.from_id == account_id) | (InvitationRow.to_id == account_id)
+                )
+            )
             db.execute(delete(AccountRow).where(AccountRow.id == account_id))
             return seats

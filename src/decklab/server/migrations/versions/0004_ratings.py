@@ -1,4 +1,5 @@
-"""ratings: rated tables, each player's rating per game (people and bots), its history
+"""ratings: rated tables, each player's rating per game (people and bots), its history;
+friends and invitations
 
 Revision ID: 0004
 Revises: 0003
@@ -62,9 +63,51 @@ def upgrade() -> None:
         sa.Column("sigma", sa.Float(), nullable=False),
         sa.Column("at", WHEN, nullable=False),
     )
+    op.create_table(
+        "friends",
+        sa.Column(
+            "account_id",
+            sa.Integer(),
+            sa.ForeignKey("accounts.id", ondelete="CASCADE"),
+            primary_key=True,
+        ),
+        sa.Column(
+            "friend_id",
+            sa.Integer(),
+            sa.ForeignKey("accounts.id", ondelete="CASCADE"),
+            primary_key=True,
+            index=True,
+        ),
+        sa.Column("created_at", WHEN, nullable=False),
+    )
+    op.create_table(
+        "invitations",
+        sa.Column(
+            "table_id",
+            sa.String(32),
+            sa.ForeignKey("game_tables.id", ondelete="CASCADE"),
+            primary_key=True,
+        ),
+        sa.Column("seat", sa.Integer(), primary_key=True),
+        sa.Column(
+            "from_id",
+            sa.Integer(),
+            sa.ForeignKey("accounts.id", ondelete="CASCADE"),
+            nullable=False,
+            index=True,
+        ),
+        sa.Column(
+            "to_id",
+            sa.Integer(),
+            sa.ForeignKey("accounts.id", ondelete="CASCADE"),
+            nullable=False,
+            index=True,
+        ),
+        sa.Column("created_at", WHEN, nullable=False),
+    )
 
 
 def downgrade() -> None:
-    for name in ("rating_history", "rated_tables", "ratings"):
+    for name in ("invitations", "friends", "rating_history", "rated_tables", "ratings"):
         op.drop_table(name)
     op.drop_column("game_tables", "rated")
