@@ -1,7 +1,10 @@
-"""Ratings in a real browser: two accounts (separate browser contexts) and a bot play a
-rated table to the end on the table page; then the game's leaderboard lists all three
-(the bot flagged), the rules page shows the bot's rating, and the profile, reached from
-the account page, plots the rating history with a point for the game."""
+"""Ratings and friends in a real browser: two accounts (separate browser contexts) and a
+bot play a rated table to the end on the table page; then the game's leaderboard lists
+all three (the bot flagged), the rules page shows the bot's rating, and the profile,
+reached from the account page, plots the rating history with a point for the game.
+Then, on the account page, one adds the other as a friend and invites him to a seat
+(he sees the invitation on his), and starts a rematch with the same people. (One test:
+the live server allows 5 sign-ups an hour from one address, for every browser test.)"""
 
 from __future__ import annotations
 
@@ -121,6 +124,33 @@ def test_a_rated_game_updates_leaderboard_and_profile(browser: Any, live: LiveSe
         points = page.locator(f"section.rating-history[data-game='{game}'] svg circle.point")
         assert points.count() >= 1
         assert violations(page) == []
+        # friends, on the account page: ria adds sam, invites him to a seat of a new table
+        waiting = _site_fetch(page, "/api/tables", {"game": game, "players": 3, "options": options})
+        status, _ = _site_fetch(
+            page, f"/api/tables/{waiting[1]['id']}/join", {"seat": "p1", "nickname": "ria"}
+        )
+        assert status == 200
+        page.goto(base + "/account")
+        ready(page)
+        page.wait_for_selector("#friend-form")
+        page.fill("#friend-name", "sam")
+        page.click("#friend-form button[type=submit]")
+        page.wait_for_selector("#friends-list li[data-friend='sam']")
+        page.select_option("#invite-table", waiting[1]["id"])
+        page.fill("#invite-seat", "p2")
+        page.click("#invite-form button[type=submit]")
+        page.wait_for_selector("#friends-status:has-text('kept for sam')")
+        assert violations(page) == []
+        other = pages[1]
+        other.goto(base + "/account")
+        ready(other)
+        other.wait_for_selector(f"#my-invitations li[data-table='{waiting[1]['id']}']")
+        # a rematch of the rated table, with the same people: a new table, both seated
+        page.click(f"#rematches li[data-table='{table['id']}'] button")
+        page.wait_for_url(re.compile(r"/table/(?!" + re.escape(table["id"]) + r"$)"))
+        again = live.call("GET", f"/api/tables/{table['id']}")["next"]
+        seated = [s["nickname"] for s in live.call("GET", f"/api/tables/{again}")["seats"]]
+        assert seated == ["ria", "sam", None]
         assert errors == []
     finally:
         for context in contexts:
