@@ -41,6 +41,7 @@ def test_a_friends_list(bare: TestClient) -> None:
     assert again.status_code == 201
     listed = _as(bare, ann, "GET", "/api/me/friends").json()["friends"]
     assert [f["username"] for f in listed] == ["Bob"]
+    assert _as(bare, ann, "GET", "/api/account/export").json()["friends"] == ["Bob"]
     # one way: bob's list is empty
     assert _as(bare, _bob, "GET", "/api/me/friends").json() == {"friends": []}
     unknown = _as(bare, ann, "POST", "/api/me/friends", json={"username": "nobody"})

@@ -273,6 +273,12 @@ class AccountStore:
             solo = db.scalars(
                 select(SoloResultRow).where(SoloResultRow.account_id == account_id)
             ).all()
+            friends = db.scalars(
+                select(AccountRow.username)
+                .join(FriendRow, FriendRow.friend_id == AccountRow.id)
+                .where(FriendRow.account_id == account_id)
+            ).all()
+            ratings = db.scalars(select(RatingRow).where(RatingRow.account_id == account_id)).all()
             return {
                 "account": {
                     "username": account.username,
@@ -314,6 +320,11 @@ class AccountStore:
                         "finished_at": r.finished_at.isoformat(),
                     }
                     for r in solo
+                ],
+                "friends": sorted(friends),
+                "ratings": [
+                    {"game": r.game, "mu": r.mu, "sigma": r.sigma, "games": r.games}
+                    for r in ratings
                 ],
             }
 
