@@ -232,3 +232,23 @@ def test_deleting_an_account_deletes_its_rating_rows(app_client: Any, database_u
     # a table with a deleted player's seat rates nobody (the row is made, nothing moves)
     assert app.state.ratings.store.rate_table(details["id"], lambda _g: False) is True
     assert bare.get(f"/api/leaderboard/{details['game']}").json()["entries"][0]["games"] == 1
+
+
+def test_a_forfeit_on_time_is_rated_last(app_client: Any) -> None:
+    """The end by a clock's forfeit (not a move) rates too, the forfeiting seat last."""
+    _app, bare = app_client
+    game, options = short_game()
+    people = [person(bare, name) for name in ("jon", "kim")]
+    seats = [{"kind": "open"}, {"kind": "open"}, {"kind": "bot", "bot": BOT}]
+    clock = {"base_s": 1, "increment_s": 0, "on_timeout": "forfeit"}
+    body = {"game": game, "players": 3, "options": options, "seats": seats, "clock": clock}
+    table = create(bare, people[0], rated=True, **body)
+    for i, who in enumerate(people):
+        take(bare, who, table["id"], f"p{i + 1}")
+    board = wait_rated(bare, game, 3, limit_s=20)  # nobody moves: a person's time runs out
+    outcome = bare.get(f"/api/tables/{table['id']}").json()["outcome"]
+    forfeit = outcome["forfeit"]
+    loser = {"p1": "jon", "p2": "kim"}[forfeit]
+    history = bare.get(f"/api/players/{loser}").json()["history"]
+    assert [p["place"] for p in history] == [max(places(outcome, 3, False))]
+    assert board["entries"][-1]["name"] == loser  # last place: the lowest rating
