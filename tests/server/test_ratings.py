@@ -176,6 +176,8 @@ def test_rated_tables_seat_accounts_only_each_once(app_client: Any) -> None:
     game, options = short_game()
     gus = person(bare, "gus")
     table = create(bare, gus, game=game, players=3, options=options, rated=True)
+    listed = {t["id"]: t for t in bare.get("/api/tables").json()}
+    assert listed[table["id"]]["rated"] is True  # the lobby says so before one sits
     guest = bare.post(f"/api/tables/{table['id']}/join", json={"seat": "p1", "nickname": "zed"})
     assert guest.status_code == 403 and guest.json()["error"]["code"] == "account_needed"
     take(bare, gus, table["id"], "p1")

@@ -1048,6 +1048,7 @@ class TableService:
                     "game": row.game,
                     "players": row.num_players,
                     "status": row.status,
+                    "rated": bool(row.rated),
                     "open_seats": [seat_name(s.seat) for s in seats if s.kind == "open"],
                     "seats": [
                         {

@@ -258,7 +258,7 @@ export class LobbyPage {
       return;
     }
     fill(this.tablesEl, h("ul.tables", {}, tables.map((t) => h("li", { "data-table": t.id },
-      h("strong", {}, titles[t.game] || t.game), ` · ${t.players} players · ${t.status} · `,
+      h("strong", {}, titles[t.game] || t.game), ` · ${t.players} players · ${t.rated ? "rated · " : ""}${t.status} · `,
       t.seats.map((s) => `${s.seat} ${seatLabel(s)}`).join(", "), " ",
       link(`/table/${t.id}`, t.open_seats.length ? `Join (${t.open_seats.length} open)` : "Watch", { "aria-label": `${t.open_seats.length ? "Join" : "Watch"} table ${t.id}` })))));
   }

@@ -117,6 +117,7 @@ class PublicTable(BaseModel):
     game: str
     players: int
     status: str
+    rated: bool = False
     open_seats: list[str]
     seats: list[PublicSeat]
 
