@@ -27,7 +27,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -138,6 +138,9 @@ class TableService:
         """Turn-based tables' next deadlines (a heap; an entry may be out of date)."""
         self._due_changed = asyncio.Event()
         self._deadline_task: asyncio.Task[None] | None = None
+        self.finish_listeners: list[Callable[[str], Coroutine[Any, Any, None]]] = []
+        """Told the id of each table that ends here (the ratings), off the move's path."""
+        self._after_end: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------ lifecycle
     async def start(self) -> None:
@@ -228,6 +231,8 @@ class TableService:
         for table in self.tables.values():
             for task in table.tasks.values():
                 task.cancel()
+        if self._after_end:  # a rating being written finishes (else the next start does it)
+            await asyncio.wait(self._after_end, timeout=5)
         await self.committer.close()
         await self.coordinator.close()
 
@@ -260,6 +265,7 @@ class TableService:
             "outcome",
             "previous_id",
             "next_id",
+            "rated",
             "entries",
             "actions",
             "last_action_version",
@@ -312,6 +318,7 @@ class TableService:
             # deadlines outlive a restart: they count from the last move (or the start)
             since = loaded.actions[-1].created_at if loaded.actions else row.updated_at
             table.run_deadlines(pace.epoch(since))
+        table.rated = bool(row.rated)
         table.last_action_version = loaded.actions[-1].version if loaded.actions else 0
         table.acks = {
             (a.actor, a.client_id): a.version for a in loaded.actions if a.client_id is not None
@@ -431,6 +438,7 @@ class TableService:
         deal: int | None = None,
         previous_id: str | None = None,
         carry: Sequence[Seat] | None = None,
+        rated: bool = False,
     ) -> LiveTable:
         try:
             cls = get_game(game)
@@ -440,6 +448,10 @@ class TableService:
         if seats and len(seats) != n:
             raise ServiceError("bad_request", f"{len(seats)} seats given for {n} players")
         seat_specs = list(seats) or [SeatSpec() for _ in range(n)]
+        if rated and n < 2:
+            raise ServiceError("bad_request", "a game played alone is never rated")
+        if rated and all(spec.bot is not None for spec in seat_specs):
+            raise ServiceError("bad_request", "a rated table needs a seat for a person")
         seed, secret, dealt = dealing.choose(n, deal)
         try:
             state = cls.new(n, options or {}, seed=dealt)
@@ -504,6 +516,7 @@ class TableService:
             outcome=None,
             previous_id=previous_id,
             next_id=None,
+            rated=rated,
         )
         await asyncio.to_thread(self.store.create, row, rows)
         table = LiveTable(
@@ -519,6 +532,7 @@ class TableService:
             seed,
             previous_id=previous_id,
             secret=secret,
+            rated=rated,
         )
         table.set_turn(turn_json)
         self.tables[table_id] = table
@@ -834,6 +848,7 @@ class TableService:
         if outcome is not None:
             self._ended(table)
             self.hub.notice(table, "end", {"result": table.outcome})
+            self._ended(table)
         return new_version
 
     async def _commit(
@@ -863,6 +878,13 @@ class TableService:
             await self._reload(table)
             raise ServiceError("stale", "the table moved on meanwhile: try again", 409) from None
         table.version += 1
+
+    def _ended(self, table: LiveTable) -> None:
+        """Tell the finish listeners (once the end is committed), each in its own task."""
+        for listener in self.finish_listeners:
+            task = asyncio.create_task(listener(table.id))
+            self._after_end.add(task)
+            task.add_done_callback(self._after_end.discard)
 
     def _solo_result(self, table: LiveTable, after: GameState) -> SoloResultRow | None:
         """The statistics row of a game played alone, finished by its person (never one
@@ -1015,6 +1037,7 @@ class TableService:
                 table.forfeited(seat, outcome)
                 self._ended(table)
                 self.hub.publish(table, "end", {"result": outcome, "timeout": seat_name(seat)})
+                self._ended(table)
                 return
             await self._commit(table, seats=[SeatChange(seat, {"zombie": True, "clock_ms": 0})])
             table.seats[seat].zombie = True
@@ -1150,6 +1173,7 @@ class TableService:
             turn=None if table.turn is None else pace.TurnSpec.from_json(table.turn),
             previous_id=table.id,
             carry=table.seats,
+            rated=table.rated,
         )
         table.next_id = new.id
         await asyncio.to_thread(self.store.link_next, table.id, new.id)
@@ -1238,6 +1262,7 @@ class TableService:
                     "game": row.game,
                     "players": row.num_players,
                     "status": row.status,
+                    "rated": bool(row.rated),
                     "open_seats": [seat_name(s.seat) for s in seats if s.kind == "open"],
                     "seats": [
                         {

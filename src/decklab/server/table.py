@@ -229,6 +229,8 @@ class Table:
     turn: dict[str, Any] | None = None
     """A turn-based table's time control (:mod:`.pace`); None at a live table."""
     deadlines: pace.Deadlines | None = None
+    rated: bool = False
+    """A rated table: only accounts may take its seats, and its end updates ratings."""
     _views: frames.Views | None = None
 
     def views(self) -> frames.Views:
@@ -623,4 +625,5 @@ class Table:
             "outcome": self.outcome,
             "previous": self.previous_id,
             "next": self.next_id,
+            "rated": self.rated,
         }

@@ -5,6 +5,7 @@
 import { h, fill } from "./dom.js";
 import { api, setCsrf, keepSeat, seatAt } from "./api.js";
 import { link } from "./common.js";
+import { FriendsPanel } from "./friends.js";
 
 let me = null;
 
@@ -153,6 +154,7 @@ export class AccountPage {
     fill(this.root,
       h("h1", { tabindex: "-1" }, `Hello, ${me.username}`),
       h("p#account-status", { role: "status", "aria-live": "polite" }, message),
+      h("p", {}, link(`/player/${encodeURIComponent(me.username)}`, "Your ratings and their history", { id: "my-ratings" })),
       h("section.panel", { "aria-labelledby": "mine-h" },
         h("h2#mine-h", {}, "My games"),
         h("h3", {}, "In play"),
@@ -180,6 +182,8 @@ export class AccountPage {
           this.field("delete-confirm", "Type your username", { maxlength: 32, autocomplete: "off" }),
           me.has_password ? this.field("delete-password", "Password", { type: "password", autocomplete: "current-password" }) : null,
           h("button.danger", { type: "submit" }, "Delete my account"))));
+    const friends = await new FriendsPanel(games).start().catch(() => null);
+    if (friends) this.root.querySelector("#data-h").closest("section").before(friends);
   }
 
   async logout(path) {

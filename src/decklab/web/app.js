@@ -9,6 +9,7 @@ import { AccountPage, loadMe } from "./account.js";
 import { settingsControl } from "./settings.js"; // feel: theme, deck, sound
 import { watchNetwork, isDown, reachable } from "./net.js"; // feel: "reconnecting" when the server is unreachable
 import { registerWorker } from "./install.js"; // feel: installable, the client cached
+import { LeaderboardPage, PlayerPage } from "./ratings.js";
 
 const main = document.getElementById("main");
 let current = null;
@@ -25,6 +26,8 @@ function pageFor(path) {
   if ((m = /^\/rules\/([\w-]+)$/.exec(path))) return new RulesPage(main, m[1]);
   if (path === "/rulings") return new RulingsPage(main);
   if (path === "/account") return new AccountPage(main);
+  if ((m = /^\/leaderboard\/([\w-]+)$/.exec(path))) return new LeaderboardPage(main, m[1]);
+  if ((m = /^\/player\/([^/]+)$/.exec(path))) return new PlayerPage(main, decodeURIComponent(m[1]));
   return new LobbyPage(main);
 }
 

@@ -124,6 +124,7 @@ export class LobbyPage {
       g.solo ? h("div.field", {}, h("label", { for: "deal" }, "Deal number (empty: a new deal)"),
         h("input#deal", { type: "number", min: 0, step: 1, inputmode: "numeric", "aria-describedby": "deal-err" }), h("span#deal-err.field-error", { role: "alert" })) : null,
       g.solo ? null : h("div.field.check", {}, h("input#public", { type: "checkbox", checked: true }), h("label", { for: "public" }, "Listed in the lobby (public)")),
+      g.solo || !currentUser() ? null : h("div.field.check", {}, h("input#rated", { type: "checkbox" }), h("label", { for: "rated" }, "Rated (only accounts may sit; the result changes ratings)")),
       h("fieldset.clock", {}, h("legend", {}, "Clock (optional)"),
         h("div.field", {}, h("label", { for: "clock-base" }, "Minutes each"), h("input#clock-base", { type: "number", min: 0, step: 1, placeholder: "no clock" })),
         h("div.field", {}, h("label", { for: "clock-inc" }, "Seconds added per move"), h("input#clock-inc", { type: "number", min: 0, step: 1, value: 0 })),
@@ -198,6 +199,8 @@ export class LobbyPage {
     const body = { game: g.name, players: seats.length, options, seats: seats.map((v) => (v.startsWith("bot:") ? { kind: "bot", bot: v.slice(4) } : { kind: "open" })) };
     const publicBox = this.formEl.querySelector("#public");
     body.public = publicBox ? publicBox.checked : false;
+    const ratedBox = this.formEl.querySelector("#rated");
+    if (ratedBox && ratedBox.checked) body.rated = true;
     const deal = this.formEl.querySelector("#deal");
     if (deal && deal.value.trim()) {
       const v = Number(deal.value);
@@ -264,7 +267,7 @@ export class LobbyPage {
       return;
     }
     fill(this.tablesEl, h("ul.tables", {}, tables.map((t) => h("li", { "data-table": t.id },
-      h("strong", {}, titles[t.game] || t.game), ` · ${t.players} players · ${t.status} · `,
+      h("strong", {}, titles[t.game] || t.game), ` · ${t.players} players · ${t.rated ? "rated · " : ""}${t.status} · `,
       t.seats.map((s) => `${s.seat} ${seatLabel(s)}`).join(", "), " ",
       link(`/table/${t.id}`, t.open_seats.length ? `Join (${t.open_seats.length} open)` : "Watch", { "aria-label": `${t.open_seats.length ? "Join" : "Watch"} table ${t.id}` })))));
   }

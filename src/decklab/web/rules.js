@@ -5,6 +5,7 @@ import { api, games } from "./api.js";
 import { markdown, rulingIds } from "./markdown.js";
 import { link } from "./common.js";
 import { renderLayout } from "./layout.js";
+import { botRatings } from "./ratings.js";
 
 let rulingsText;
 async function rulings() {
@@ -48,6 +49,7 @@ export class RulesPage {
         ids ? null : h("p.note", {}, "Ruling ids (like the ones in brackets) refer to decklab's rulings, which this installation does not include."),
         ...body));
     this.diagram();
+    if (spec && !spec.solo) botRatings(got.name).then((el) => el && this.root.querySelector("article.rules").append(el));
   }
 
   async diagram() {

@@ -22,11 +22,12 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from decklab.server import metrics, trace
 from decklab.server.access import AccessLog
 from decklab.server.accounts.bots import BotService
+from decklab.server.accounts.friends import FriendService
 from decklab.server.accounts.service import AccountService
 from decklab.server.api import errors
 from decklab.server.api.models import ErrorOut
 from decklab.server.api.origin import HostCheck, SitePolicy
-from decklab.server.api.routes import accounts, bot, games, stats, tables, web
+from decklab.server.api.routes import accounts, bot, friends, games, ratings, stats, tables, web
 from decklab.server.api.security import Hygiene, WindowLimit
 from decklab.server.api.session import CsrfGuard
 from decklab.server.bots import BotPool
@@ -34,12 +35,15 @@ from decklab.server.config import Settings
 from decklab.server.heap import HeapPolicy
 from decklab.server.limits import install as install_limits
 from decklab.server.live import router as live_router
+from decklab.server.ratings.service import RatingService
 from decklab.server.retention import RetentionSweep
 from decklab.server.service import TableService
 from decklab.server.store.accounts import AccountStore
 from decklab.server.store.bot_tokens import BotTokenStore
 from decklab.server.store.db import default_url, is_postgres, make_engine, upgrade
+from decklab.server.store.friends import FriendStore
 from decklab.server.store.queries import Store
+from decklab.server.store.ratings import RatingStore
 
 log = logging.getLogger("decklab.server")
 
@@ -84,6 +88,11 @@ def create_app(
         app.state.service = service
         app.state.accounts = AccountService(AccountStore(store.engine), service)
         app.state.bots = BotService(BotTokenStore(store.engine), app.state.accounts)
+        app.state.ratings = RatingService(RatingStore(store.engine), service)
+        app.state.friends = FriendService(
+            FriendStore(store.engine), app.state.accounts.store, service
+        )
+        await app.state.ratings.start()
         metrics.watch(service)
         retention = RetentionSweep(store, settings)
         retention.start()
@@ -153,6 +162,8 @@ def create_app(
     app.include_router(stats.router)
     app.include_router(accounts.router)
     app.include_router(bot.router)
+    app.include_router(ratings.router)
+    app.include_router(friends.router)
     app.include_router(live_router)
     app.include_router(metrics.router)
     web.install(app)

@@ -77,6 +77,10 @@ class CreateTable(Strict):
         le=2**62 - 1,
         description="a game played alone: its deal number (refused at a table of several)",
     )
+    rated: bool = Field(
+        default=False,
+        description="a rated table: only accounts may take its seats; its end updates ratings",
+    )
 
 
 class SeatPublic(BaseModel):
@@ -116,6 +120,7 @@ class TableSummary(BaseModel):
     outcome: dict[str, Any] | None
     previous: str | None
     next: str | None
+    rated: bool = False
 
 
 class PublicSeat(BaseModel):
@@ -131,6 +136,7 @@ class PublicTable(BaseModel):
     game: str
     players: int
     status: str
+    rated: bool = False
     open_seats: list[str]
     seats: list[PublicSeat]
 

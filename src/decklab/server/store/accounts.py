@@ -19,7 +19,11 @@ from decklab.server.store.models import (
     ApiTokenRow,
     ChallengeRow,
     ChatRow,
+    FriendRow,
+    InvitationRow,
     PasskeyRow,
+    RatingHistoryRow,
+    RatingRow,
     SeatRow,
     SessionRow,
     SoloResultRow,
@@ -273,6 +277,12 @@ class AccountStore:
             tokens = db.scalars(
                 select(ApiTokenRow).where(ApiTokenRow.account_id == account_id)
             ).all()
+            friends = db.scalars(
+                select(AccountRow.username)
+                .join(FriendRow, FriendRow.friend_id == AccountRow.id)
+                .where(FriendRow.account_id == account_id)
+            ).all()
+            ratings = db.scalars(select(RatingRow).where(RatingRow.account_id == account_id)).all()
             return {
                 "account": {
                     "username": account.username,
@@ -325,12 +335,18 @@ class AccountStore:
                     }
                     for r in solo
                 ],
+                "friends": sorted(friends),
+                "ratings": [
+                    {"game": r.game, "mu": r.mu, "sigma": r.sigma, "games": r.games}
+                    for r in ratings
+                ],
             }
 
     def delete(self, account_id: int) -> list[tuple[str, int]]:
         """The account and its personal data deleted, explicitly (not every database
         enforces the foreign keys' cascade): sessions, passkeys, challenges, API tokens,
-        solo results, chat lines. Its seats stay, as :data:`DELETED_PLAYER`, so that finished games stay
+        solo results, ratings and their history, friends (both ways), invitations, chat
+        lines. Its seats stay, as :data:`DELETED_PLAYER`, so that finished games stay
         whole. Returns the seats (table, seat) renamed."""
         with self.sessions.begin() as db:
             seats = [
@@ -346,7 +362,25 @@ class AccountStore:
                 .where(SeatRow.account_id == account_id)
                 .values(account_id=None, token_salt=None, nickname=DELETED_PLAYER)
             )
-            for model in (SoloResultRow, SessionRow, PasskeyRow, ChallengeRow, ApiTokenRow):
+            for model in (
+                SoloResultRow,
+                SessionRow,
+                PasskeyRow,
+                ChallengeRow,
+                ApiTokenRow,
+                RatingRow,
+                RatingHistoryRow,
+            ):
                 db.execute(delete(model).where(model.account_id == account_id))
+            db.execute(
+                delete(FriendRow).where(
+                    (FriendRow.account_id == account_id) | (FriendRow.friend_id == account_id)
+                )
+            )
+            db.execute(
+                delete(InvitationRow).where(
+                    (InvitationRow.from_id == account_id) | (InvitationRow.to_id == account_id)
+                )
+            )
             db.execute(delete(AccountRow).where(AccountRow.id == account_id))
             return seats

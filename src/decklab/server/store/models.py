@@ -17,6 +17,7 @@ from sqlalchemy import (
     LargeBinary,
     String,
     Text,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -52,6 +53,8 @@ class TableRow(Base):
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     previous_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     next_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """A rated table: its end updates the seats' ratings (server/ratings/)."""
     created_at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
@@ -217,3 +220,84 @@ class ApiTokenRow(Base):
         DateTime(timezone=True), nullable=True
     )
     revoked_at: Mapped[_dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class RatingRow(Base):
+    """A player's rating at one game (Weng–Lin: a mean and an uncertainty). The player
+    is an account (``a:<id>``) or a bot spec (``bot:<spec>``), on one scale."""
+
+    __tablename__ = "ratings"
+
+    game: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player: Mapped[str] = mapped_column(String(220), primary_key=True)
+    account_id: Mapped[int | None] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True, index=True
+    )
+    bot_spec: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RatedTableRow(Base):
+    """A table whose result has updated the ratings: its primary key is what makes rating
+    a table happen once, whichever process or restart tries again."""
+
+    __tablename__ = "rated_tables"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64))
+    rated_at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RatingHistoryRow(Base):
+    """A player's rating after one rated table (the points of a profile's plot)."""
+
+    __tablename__ = "rating_history"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game: Mapped[str] = mapped_column(String(64))
+    player: Mapped[str] = mapped_column(String(220), index=True)
+    account_id: Mapped[int | None] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True, index=True
+    )
+    table_id: Mapped[str] = mapped_column(String(32))
+    rank: Mapped[int] = mapped_column(Integer)
+    """The seat's place at that table (1 = first; equal places are ties)."""
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class FriendRow(Base):
+    """One account's friend (one way, as a list of people one plays with: adding someone
+    asks nothing of them, and lets one invite them to a seat)."""
+
+    __tablename__ = "friends"
+
+    account_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    friend_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    created_at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class InvitationRow(Base):
+    """A seat of a waiting table kept for a friend: only they may take it while it stands."""
+
+    __tablename__ = "invitations"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    from_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    to_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    created_at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -7,7 +7,8 @@ from typing import Any
 from fastapi import APIRouter, Query, Request, Response
 
 from decklab.engine.state import seat_name as seat_label
-from decklab.server.accounts.service import raise_bot_account
+from decklab.server.accounts.friends import FriendService
+from decklab.server.accounts.service import Caller, raise_bot_account
 from decklab.server.api.deps import AddressDep, LimitsDep, ServiceDep, TokenDep
 from decklab.server.api.errors import responses
 from decklab.server.api.models import (
@@ -86,6 +87,7 @@ async def create_table(
         clock=clock,
         turn=TurnSpec(body.turn.move_s, body.turn.on_deadline) if body.turn else None,
         deal=body.deal,
+        rated=body.rated,
     )
     if bot_accounts:
         request.app.state.bots.announce_seats(table)
@@ -113,11 +115,13 @@ async def join(
     address: AddressDep,
     accounts: AccountsDep,
     caller: MaybeCallerDep,
+    request: Request,
 ) -> JoinResult:
     """Take an open seat: the answer holds the seat token, shown only this once. Logged in,
     the seat is the account's, under its username, and follows it to its other devices; a
     guest may not take a nickname that is an account's username."""
     limits.join(address)
+    await _check_join(request, service, table_id, body.seat, caller)
     if caller is None:
         if await accounts.is_account_name(body.nickname.strip()) is not None:
             raise ServiceError(
@@ -132,7 +136,26 @@ async def join(
         seat, token = await service.join(
             table_id, body.seat, account.username, token=token, account=(account.id, salt)
         )
+    await request.app.state.friends.joined(table_id, seat)
     return JoinResult(table=table_id, seat=seat_label(seat), token=token)
+
+
+async def _check_join(
+    request: Request, service: TableService, table_id: str, seat: str, caller: Caller | None
+) -> None:
+    """A seat kept for an invited friend is theirs; a rated table seats accounts only,
+    each once (a rating is one person's)."""
+    table = await service.table(table_id)
+    friends: FriendService = request.app.state.friends
+    await friends.check_join(
+        table.id, table.seat_index(seat), None if caller is None else caller.account.id
+    )
+    if not table.rated:
+        return
+    if caller is None:
+        raise ServiceError("account_needed", "log in to take a seat at a rated table", 403)
+    if any(s.account_id == caller.account.id for s in table.seats):
+        raise ServiceError("already_seated", "you already have a seat at this rated table", 409)
 
 
 @router.post("/{table_id}/leave", status_code=204)

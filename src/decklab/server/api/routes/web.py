@@ -34,6 +34,8 @@ PAGES = (
     "/replay/{table_id}",
     "/rulings",
     "/account",
+    "/leaderboard/{game}",
+    "/player/{name}",
 )
 
 

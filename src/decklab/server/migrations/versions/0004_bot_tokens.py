@@ -34,15 +34,15 @@ def upgrade() -> None:
         sa.Column("last_used_at", WHEN, nullable=True),
         sa.Column("revoked_at", WHEN, nullable=True),
     )
-    # Every account and seat made before this is a person's, as it was.
-    with op.batch_alter_table("accounts", schema=None) as batch_op:
-        batch_op.add_column(
-            sa.Column("bot", sa.Boolean(), nullable=False, server_default=sa.false())
-        )
-    with op.batch_alter_table("seats", schema=None) as batch_op:
-        batch_op.add_column(
-            sa.Column("bot_account", sa.Boolean(), nullable=False, server_default=sa.false())
-        )
+    # Every account and seat made before this is a person's, as it was. A plain ADD
+    # COLUMN (SQLite takes one with a default): a batch would copy and drop the table,
+    # and on SQLite the drop cascades to every row that refers to it.
+    op.add_column(
+        "accounts", sa.Column("bot", sa.Boolean(), nullable=False, server_default=sa.false())
+    )
+    op.add_column(
+        "seats", sa.Column("bot_account", sa.Boolean(), nullable=False, server_default=sa.false())
+    )
 
 
 def downgrade() -> None:
