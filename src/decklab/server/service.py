@@ -735,11 +735,16 @@ class TableService:
             pass
 
     def _ended(self, table: LiveTable) -> None:
-        """The game is over: nobody's grace period matters any more."""
+        """The game is over (its end committed): nobody's grace period matters any more,
+        and the finish listeners (the ratings) are told, each in a task of its own."""
         for key in [k for k in table.tasks if k.startswith("grace")]:
             task = table.tasks.pop(key)
             if task is not asyncio.current_task():
                 task.cancel()
+        for listener in self.finish_listeners:
+            told = asyncio.create_task(listener(table.id))
+            self._after_end.add(told)
+            told.add_done_callback(self._after_end.discard)
 
     async def _zombie(self, table: LiveTable, seat: int, why: str) -> None:
         async with table.lock:
@@ -848,7 +853,6 @@ class TableService:
         if outcome is not None:
             self._ended(table)
             self.hub.notice(table, "end", {"result": table.outcome})
-            self._ended(table)
         return new_version
 
     async def _commit(
@@ -878,13 +882,6 @@ class TableService:
             await self._reload(table)
             raise ServiceError("stale", "the table moved on meanwhile: try again", 409) from None
         table.version += 1
-
-    def _ended(self, table: LiveTable) -> None:
-        """Tell the finish listeners (once the end is committed), each in its own task."""
-        for listener in self.finish_listeners:
-            task = asyncio.create_task(listener(table.id))
-            self._after_end.add(task)
-            task.add_done_callback(self._after_end.discard)
 
     def _solo_result(self, table: LiveTable, after: GameState) -> SoloResultRow | None:
         """The statistics row of a game played alone, finished by its person (never one
@@ -1037,7 +1034,6 @@ class TableService:
                 table.forfeited(seat, outcome)
                 self._ended(table)
                 self.hub.publish(table, "end", {"result": outcome, "timeout": seat_name(seat)})
-                self._ended(table)
                 return
             await self._commit(table, seats=[SeatChange(seat, {"zombie": True, "clock_ms": 0})])
             table.seats[seat].zombie = True
