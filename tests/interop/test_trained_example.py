@@ -42,3 +42,29 @@ def test_the_trained_policy_is_deterministic_and_sees_only_the_view() -> None:
     twin = state.determinize(0, random.Random(1))
     assert twin.view(0) == state.view(0)
     assert make_agent(SPEC).choose(twin, 0) == first
+
+
+def test_the_view_only_policy_plays_as_the_agent_does() -> None:
+    """``policy(view, legal, seat, rng)`` is what a program at an online table gets
+    (the bot API): from the view and the legal texts alone it makes the agent's moves."""
+    import importlib.util
+    import random
+
+    from decklab.engine.registry import get_game
+
+    found = importlib.util.spec_from_file_location("cabin_ppo_policy", SPEC.split(":")[1])
+    assert found is not None and found.loader is not None
+    module = importlib.util.module_from_spec(found)
+    found.loader.exec_module(module)
+    state = get_game("cabin").new(1, {}, seed=3)
+    agent = module.agent()
+    moves = 0
+    while not state.is_terminal():
+        legal = [state.action_to_string(0, a) for a in state.legal_actions(0)]
+        chosen = agent.choose(state, 0)
+        assert module.policy(state.view(0), legal, "p1", random.Random(0)) == (
+            state.action_to_string(0, chosen)
+        )
+        state.apply(0, chosen)
+        moves += 1
+    assert moves > 30

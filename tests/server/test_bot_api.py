@@ -24,7 +24,7 @@ from decklab.server.store.db import make_engine
 from decklab.server.tokens import hash_token
 
 from .accountdrive import page, signup
-from .games import pick, two_player
+from .games import pick, solo, two_player
 from .serverproc import ServerProcess
 from .test_noleak import _other_deal
 from .wsdrive import auth
@@ -411,6 +411,55 @@ def test_external_bot_process_plays_a_whole_game(database_url: str, tmp_path: Pa
             record = api.get(f"/api/tables/{table}/record").json()
             assert record["players"]["p1"] == "remotebot", record.get("players")
             assert summary["actions"] > 2
+    finally:
+        if bot is not None and bot.poll() is None:
+            bot.kill()
+        server.stop()
+
+
+def test_the_trained_cabin_policy_plays_an_online_table(database_url: str, tmp_path: Path) -> None:
+    """The worked example of docs/interop.md at a server table: the Cabin policy trained
+    with SB3 (NumPy weights, ``policy(view, legal, seat, rng)``) plays a whole game
+    through the bot API from another process, seeing only its seat's frames."""
+    server = ServerProcess(database_url, tmp_path)
+    bot: subprocess.Popen[str] | None = None
+    policy = ROOT / "examples" / "policies" / "cabin_ppo" / "policy.py"
+    try:
+        server.start()
+        with httpx.Client(base_url=server.base, timeout=30) as web:
+            me = web.post(
+                "/api/account/signup",
+                json={"username": "cabinppo", "password": "correct horse battery staple"},
+            ).json()
+            token = web.post(
+                "/api/account/tokens", json={"label": "ppo"}, headers={"x-csrf-token": me["csrf"]}
+            ).json()["token"]
+        with httpx.Client(base_url=server.base, timeout=30) as api:
+            assert api.post("/api/bot/account/upgrade", headers=auth(token)).status_code == 200
+            command = [sys.executable, str(REMOTE_BOT), "--server", server.base, "--token", token]
+            command += ["--policy", f"{policy}:policy", "--games", "1", "--seed", "1"]
+            bot = subprocess.Popen(
+                command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+            )
+            game = solo()
+            seats = [{"kind": "account", "name": "cabinppo"}]
+            made = api.post("/api/tables", json={"game": game, "seats": seats})
+            assert made.status_code == 201, made.text
+            table = made.json()["id"]
+            try:
+                out, _ = bot.communicate(timeout=180)
+            except subprocess.TimeoutExpired:
+                bot.kill()
+                out, _ = bot.communicate()
+                raise AssertionError(
+                    f"the policy did not finish its game:\n{out[-3000:]}"
+                ) from None
+            assert bot.returncode == 0, out
+            summary = api.get(f"/api/tables/{table}").json()
+            assert summary["status"] == "finished" and summary["seats"][0]["zombie"] is False
+            record = api.get(f"/api/tables/{table}/record").json()
+            assert record["players"]["p1"] == "cabinppo"
+            assert summary["actions"] > 30  # a whole patience, every move the network's
     finally:
         if bot is not None and bot.poll() is None:
             bot.kill()

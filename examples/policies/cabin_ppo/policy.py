@@ -11,7 +11,9 @@ action its network rates highest, so it is deterministic.
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -42,7 +44,10 @@ class TrainedCabin(Agent):
 
     def logits(self, state: GameState, seat: int) -> np.ndarray:
         """The network's score of every action index, from ``state.view(seat)``."""
-        x = self._table(state).observation(state, seat).astype(np.float32)
+        return self.forward(self._table(state).observation(state, seat).astype(np.float32))
+
+    def forward(self, x: np.ndarray) -> np.ndarray:
+        """The actor network on an observation vector."""
         for i, (w, b) in enumerate(self.layers):
             x = w @ x + b
             if i < len(self.layers) - 1:
@@ -59,3 +64,37 @@ class TrainedCabin(Agent):
 def agent() -> TrainedCabin:
     """What the ``python:`` spec names: built once per process, then reseeded."""
     return TrainedCabin()
+
+
+_PLAYER: TrainedCabin | None = None
+_TABLES: dict[tuple[int, bool], Table] = {}
+
+
+def _index_of_text(text: str) -> int:
+    """The Cabin's action index of a canonical action text (its encoding numbers the
+    engine's actions one to one: a stack ``sN`` is N − 1, then the words)."""
+    from decklab.games.cabin import state as cabin
+
+    words = text.split()
+    if words[0] == "build":
+        return cabin.NEW if words[-1] == "new" else int(words[-1][1:]) - 1
+    found = [action for action, word in cabin._WORDS.items() if word == text]
+    if not found:
+        raise ValueError(f"not a Cabin action: {text!r}")
+    return found[0]
+
+
+def policy(view: dict[str, Any], legal: list[str], seat: str, rng: random.Random) -> str:
+    """The same network for a program that sees only the view and the legal texts, as
+    the server's bot API gives them (``examples/bots/remote_bot.py --policy ...``)."""
+    global _PLAYER
+    if _PLAYER is None:
+        _PLAYER = TrainedCabin()
+    key = (int(view["stacks_allowed"]), bool(view["beach_dump"]))
+    if key not in _TABLES:
+        _TABLES[key] = Table("cabin", 1, {"stacks": key[0], "beach_dump": key[1]})
+    table = _TABLES[key]
+    features = table.hooks.encode(view, 1, table.options)
+    x = np.bincount(features.indices, features.weights, minlength=table.obs_size)
+    scores = _PLAYER.forward(x.astype(np.float32))
+    return max(legal, key=lambda text: (scores[_index_of_text(text)], text))
