@@ -357,6 +357,21 @@ async def test_the_stream_differential_bites(
 
 
 # ------------------------------------------------------------ an external bot program
+def _new_bot_account(base: str, name: str) -> str:
+    """Sign up ``name`` on a running server, make it an API token, upgrade it to a bot."""
+    with httpx.Client(base_url=base, timeout=30) as web:
+        me = web.post(
+            "/api/account/signup",
+            json={"username": name, "password": "correct horse battery staple"},
+        ).json()
+        token: str = web.post(
+            "/api/account/tokens", json={"label": name}, headers={"x-csrf-token": me["csrf"]}
+        ).json()["token"]
+    with httpx.Client(base_url=base, timeout=30) as api:
+        assert api.post("/api/bot/account/upgrade", headers=auth(token)).status_code == 200
+    return token
+
+
 def test_external_bot_process_plays_a_whole_game(database_url: str, tmp_path: Path) -> None:
     """``examples/bots/remote_bot.py``, a separate process with only an API token, plays
     its seat of a two-player table against a server-side greedy bot to the end."""
@@ -365,16 +380,8 @@ def test_external_bot_process_plays_a_whole_game(database_url: str, tmp_path: Pa
     bot: subprocess.Popen[str] | None = None
     try:
         server.start()
-        with httpx.Client(base_url=server.base, timeout=30) as web:
-            me = web.post(
-                "/api/account/signup",
-                json={"username": "remotebot", "password": "correct horse battery staple"},
-            ).json()
-            token = web.post(
-                "/api/account/tokens", json={"label": "e2e"}, headers={"x-csrf-token": me["csrf"]}
-            ).json()["token"]
+        token = _new_bot_account(server.base, "remotebot")
         with httpx.Client(base_url=server.base, timeout=30) as api:
-            assert api.post("/api/bot/account/upgrade", headers=auth(token)).status_code == 200
             bot = subprocess.Popen(
                 [
                     sys.executable,
@@ -426,16 +433,8 @@ def test_the_trained_cabin_policy_plays_an_online_table(database_url: str, tmp_p
     policy = ROOT / "examples" / "policies" / "cabin_ppo" / "policy.py"
     try:
         server.start()
-        with httpx.Client(base_url=server.base, timeout=30) as web:
-            me = web.post(
-                "/api/account/signup",
-                json={"username": "cabinppo", "password": "correct horse battery staple"},
-            ).json()
-            token = web.post(
-                "/api/account/tokens", json={"label": "ppo"}, headers={"x-csrf-token": me["csrf"]}
-            ).json()["token"]
+        token = _new_bot_account(server.base, "cabinppo")
         with httpx.Client(base_url=server.base, timeout=30) as api:
-            assert api.post("/api/bot/account/upgrade", headers=auth(token)).status_code == 200
             command = [sys.executable, str(REMOTE_BOT), "--server", server.base, "--token", token]
             command += ["--policy", f"{policy}:policy", "--games", "1", "--seed", "1"]
             bot = subprocess.Popen(
