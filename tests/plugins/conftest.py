@@ -17,6 +17,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -80,3 +81,13 @@ def plugins(plugin_dir: Path) -> Iterator[Path]:
         importlib.invalidate_caches()
         registry.rescan_plugins()
         rewards.rescan()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """A Chromium of this module's own: this folder is collected before ``tests/server``,
+    and an open synchronous Playwright would leave its event loop running under every
+    later test of the worker (see ``tests/conftest.py``'s ``chromium``)."""
+    from conftest import chromium
+
+    yield from chromium()

@@ -43,7 +43,10 @@ def test_a_person_plays_goofspiel_against_greedy_in_the_browser(
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         table_id = create_from_lobby(
-            page, live, "goofspiel", {"p1": "you", "p2": "bot:greedy"}, **{"#opt-cards": "6"}
+            page,
+            live,
+            "goofspiel",
+            {"p1": "you", "p2": "bot:casual"},  # casual: the greedy player, **{"#opt-cards": "6"}
         )
         rng = random.Random(3)
         moves = 0
