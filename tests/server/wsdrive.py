@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -51,14 +52,24 @@ def receive(ws: WebSocketTestSession) -> Frame:
     return frame
 
 
-def until(ws: WebSocketTestSession, wanted: Callable[[Frame], bool], limit: int = 200) -> Frame:
-    """Read frames until one is ``wanted`` (pings keep coming, so this never hangs)."""
+def until(
+    ws: WebSocketTestSession,
+    wanted: Callable[[Frame], bool],
+    limit: int = 200,
+    seconds: float = 60.0,
+) -> Frame:
+    """Read frames until one is ``wanted``: at most ``limit`` other frames, pings apart
+    (they keep coming, so this never hangs), for at most ``seconds`` — a bot or a grace
+    period on a loaded machine takes longer than many quick heartbeats."""
     seen: list[str] = []
-    for _ in range(limit):
+    others = 0
+    deadline = time.monotonic() + seconds
+    while others < limit and time.monotonic() < deadline:
         frame = receive(ws)
         if wanted(frame):
             return frame
         seen.append(f"{frame.get('type')}/{frame.get('kind', '')}")
+        others += frame.get("type") != "ping"
     raise AssertionError(f"the wanted frame never came; came: {', '.join(seen[-40:])}")
 
 
