@@ -298,3 +298,40 @@ def test_preferences_and_an_invitation_by_mail(
     with engine.connect() as db:
         assert db.execute(select(OutboxRow.id)).all() == []
     engine.dispose()
+
+
+def test_migration_0006_keeps_accounts_and_their_sessions(database_url: str) -> None:
+    """From 0005 with an account and a session: the plain ADD COLUMNs keep every
+    row (a batch on SQLite would copy and drop ``accounts``, cascading to the rest)."""
+    from alembic import command
+    from sqlalchemy import text
+
+    from decklab.server.store.db import alembic_config, current_revision
+
+    command.upgrade(alembic_config(database_url), "0005")
+    engine = create_engine(database_url)
+    with engine.begin() as db:
+        db.execute(
+            text(
+                "INSERT INTO accounts (username, username_key, seat_key, webauthn_user_id,"
+                " created_at, bot) VALUES ('ann', 'ann', :k, :w, :t, :f)"
+            ),
+            {"k": b"k" * 32, "w": b"w" * 32, "t": "2026-01-01 00:00:00", "f": False},
+        )
+        account = db.execute(text("SELECT id FROM accounts")).scalar()
+        db.execute(
+            text(
+                "INSERT INTO account_sessions (account_id, token_hash, how, created_at, last_seen_at)"
+                " VALUES (:a, 'h', 'password', :t, :t)"
+            ),
+            {"a": account, "t": "2026-01-01 00:00:00"},
+        )
+    command.upgrade(alembic_config(database_url), "head")
+    assert current_revision(database_url) == "0006"
+    with engine.connect() as db:
+        row = db.execute(
+            text("SELECT username, email, email_turn, email_invite FROM accounts")
+        ).one()
+        assert tuple(row) == ("ann", None, True, True)
+        assert db.execute(text("SELECT count(*) FROM account_sessions")).scalar() == 1
+    engine.dispose()
