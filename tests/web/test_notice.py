@@ -88,3 +88,37 @@ def test_the_notification_toggle_asks_permission(browser: Any, live: LiveServer)
         page.wait_for_function("v => localStorage.getItem('decklab.notify') === v", arg=expected)
         assert page.is_checked("#set-notify") is granted
         ctx.close()
+
+
+def test_a_hidden_tab_gets_a_system_notification_when_allowed(
+    browser: Any, live: LiveServer
+) -> None:
+    ctx = browser.new_context()
+    ctx.grant_permissions(["notifications"], origin=live.base)
+    # the tab is in the background (Playwright's pages are always visible otherwise)
+    ctx.add_init_script("Object.defineProperty(document, 'hidden', {get: () => true})")
+    page = ctx.new_page()
+    table_id = live.table(GAME, 2, ["open", "open"], turn={"move_s": 86400, "on_deadline": "bot"})
+    ann = live.join(table_id, "p1", "ann")
+    bob = live.join(table_id, "p2", "bob")
+    page.goto(live.base + "/")
+    seat_script(page, table_id, ann, "p1", "ann")
+    page.evaluate("localStorage.setItem('decklab.notify', 'off')")
+    page.goto(f"{live.base}/table/{table_id}")
+    ready(page)
+    page.wait_for_selector(".felt-wrap[data-version]")
+    count = 0
+    for n in range(6):
+        if 0 in live.service.tables[table_id].state.to_act():
+            page.wait_for_function(TITLE_MINE)
+            if count == 0:  # the first turn with the toggle off: nothing shown
+                assert page.evaluate("window.decklabNotified || 0") == 0
+                page.evaluate("localStorage.setItem('decklab.notify', 'on')")
+            _move(live, table_id, ann, n)
+            count += 1
+        else:
+            page.wait_for_function(TITLE_NOT)
+            _move(live, table_id, bob, n)
+    assert count >= 2
+    assert page.evaluate("window.decklabNotified || 0") >= 1
+    ctx.close()

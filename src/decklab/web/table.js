@@ -625,7 +625,8 @@ export class TablePage {
     const snap = snapshot(this.els.felt); // feel: motion
     fill(this.els.felt, felt);
     cue(this, f, animate(this.els.felt, snap)); // feel: motion, then sound
-    yourTurn(legal.length > 0 && !f.terminal, this.spec ? this.spec.title : this.summary.game);
+    // alone at a table it is always your turn: nothing to tell
+    yourTurn(legal.length > 0 && !f.terminal && f.seats.length > 1, this.spec ? this.spec.title : this.summary.game);
     this.els.felt.dataset.version = String(f.version);
     this.els.felt.dataset.terminal = f.terminal ? "true" : "false";
     this.els.felt.dataset.toAct = f.to_act.join(" ");
