@@ -122,3 +122,28 @@ def test_a_hidden_tab_gets_a_system_notification_when_allowed(
     assert count >= 2
     assert page.evaluate("window.decklabNotified || 0") >= 1
     ctx.close()
+
+
+def test_the_account_page_sets_the_mail(page: Any, live: LiveServer) -> None:
+    base = live.base.replace("127.0.0.1", "localhost")
+    page.goto(base + "/account")
+    ready(page)
+    page.fill("#signup-name", "mailer")
+    page.fill("#signup-password", "correct horse battery staple")
+    page.click("#signup-form button[type=submit]")
+    page.wait_for_selector("#mail-form")
+    assert page.is_checked("#mail-turn") and page.is_checked("#mail-invite")
+    page.fill("#mail-address", "not an address")
+    page.evaluate(
+        "document.querySelector('#mail-address').type = 'text'"
+    )  # past the browser's own check
+    page.click("#mail-form button[type=submit]")
+    page.wait_for_selector("#account-status.error")
+    page.fill("#mail-address", "mailer@example.test")
+    page.uncheck("#mail-turn")
+    page.click("#mail-form button[type=submit]")
+    page.wait_for_selector("#account-status:has-text('Mail settings saved')")
+    got = page.evaluate("fetch('/api/account/notifications').then(r => r.json())")
+    assert got["email"] == "mailer@example.test"
+    assert got["email_turn"] is False and got["email_invite"] is True
+    assert page.js_errors == []
