@@ -254,6 +254,14 @@ def register(app: typer.Typer) -> None:
             float,
             typer.Option(help="delete finished tables this old; 0: keep forever", min=0),
         ] = 0.0,
+        # -- notification mail (docs/server.md, "Notifications")
+        smtp_host: Annotated[
+            str, typer.Option(help="SMTP server for notification mail; empty: no mail")
+        ] = "",
+        smtp_port: Annotated[int, typer.Option(help="its port", min=1, max=65535)] = 25,
+        smtp_from: Annotated[
+            str, typer.Option(help="the From address of notification mail")
+        ] = "decklab@localhost",
     ) -> None:
         """Serve online play: tables, seats, live moves, bots (FastAPI + uvicorn)."""
         import uvicorn
@@ -314,6 +322,9 @@ def register(app: typer.Typer) -> None:
             heavy_workers=heavy_workers,
             waiting_table_ttl_s=waiting_table_ttl,
             db_busy_timeout_s=db_busy_timeout,
+            smtp_host=smtp_host,
+            smtp_port=smtp_port,
+            smtp_from=smtp_from,
         )
         typer.echo(f"decklab serves on http://{host}:{port}/ (database: {shown_url(url)})")
         if processes == 1:

@@ -137,3 +137,15 @@ class Settings:
     db_busy_timeout_s: float = 5.0
     """How long a write waits for a database lock held by someone else (SQLite's
     ``busy_timeout``, PostgreSQL's ``lock_timeout``) before the request is answered 503."""
+    # -- notification mail (docs/server.md, "Notifications")
+    smtp_host: str = ""
+    """The SMTP server notification mail is handed to (a local relay); empty: no mail is
+    recorded or sent, and nothing else changes."""
+    smtp_port: int = 25
+    smtp_from: str = "decklab@localhost"
+    """The mail's From address."""
+    mail_every_s: float = 3600.0
+    """At most one mail per table per account this often: later news of the same table
+    waits and goes in the next mail (Board Game Arena batches its turn mail the same way)."""
+    mail_poll_s: float = 60.0
+    """How often the mailer looks for mail that has become due."""

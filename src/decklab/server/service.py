@@ -141,6 +141,9 @@ class TableService:
         self.finish_listeners: list[Callable[[str], Coroutine[Any, Any, None]]] = []
         """Told the id of each table that ends here (the ratings), off the move's path."""
         self._after_end: set[asyncio.Task[None]] = set()
+        self.turn_listeners: list[Callable[[LiveTable, list[int]], None]] = []
+        """Told the seats that became to act at a turn-based table (the notifications):
+        called on the move's path, so a listener only queues its work."""
 
     # ------------------------------------------------------------ lifecycle
     async def start(self) -> None:
@@ -599,7 +602,9 @@ class TableService:
             if account is not None:
                 table.seats[seat].account_id, table.seats[seat].token_salt = account
                 table.seats[seat].bot_account = bot_account
+            before = table.waited_for()
             table.run_deadlines(self.wall())
+            self._tell_turns(table, before, seat)
             table.seen_now(seat, time.monotonic())
             self.hub.publish(table, "join", {"seat": seat_name(seat), "nickname": name})
             if starting:
@@ -802,6 +807,7 @@ class TableService:
         """Validate on a copy, commit, then take the new state and tell everyone. Lock held."""
         state = table.state
         before_views = table.views()
+        waited = table.waited_for()
         try:
             action = before_views.parse(seat, text)
         except DecklabError as exc:
@@ -848,6 +854,7 @@ class TableService:
         )
         table.moved(after, after_views, added, seat, client_id, new_version, clocks, outcome)
         table.run_deadlines(self.wall())  # a turn-based table's new deadlines go out with it
+        self._tell_turns(table, waited, seat)
         self.hub.publish(table, "action", {"seat": seat_name(seat)}, tuple(added))
         trace.mark(table.id, new_version, "queued")
         if outcome is not None:
@@ -942,6 +949,23 @@ class TableService:
         self._schedule(table)
 
     # ------------------------------------------------------------ turn-based deadlines
+    def _tell_turns(
+        self, table: LiveTable, before: set[int], mover: int | None, only: int | None = None
+    ) -> None:
+        """Tell the turn listeners the seats a turn-based table began to wait for (not
+        ``mover``, who is at the table as they act)."""
+        if not self.turn_listeners:
+            return
+        fresh = sorted(table.waited_for() - before - {mover})
+        if only is not None:
+            fresh = [s for s in fresh if s == only]
+        if fresh:
+            for listener in self.turn_listeners:
+                try:
+                    listener(table, fresh)
+                except Exception:
+                    log.exception("a turn listener failed", extra={"table": table.id})
+
     def _due_at(self, due: float, table_id: str) -> None:
         """Remember a turn-based table's next deadline; wake the loop if it is the first."""
         first = self._due[0][0] if self._due else None
@@ -1006,6 +1030,8 @@ class TableService:
                 return False  # the seat moved meanwhile, or the table moved on
             if text is not None:
                 await self._apply(table, seat, text, None)
+                if seat in table.waited_for():  # played for them, and to act again
+                    self._tell_turns(table, set(), None, only=seat)
                 log.info(
                     "deadline: move played", extra={"table": table.id, "seat": seat_name(seat)}
                 )

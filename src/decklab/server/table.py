@@ -515,6 +515,10 @@ class Table:
         waiting = {s for s in to_act if self.seats[s].kind == "human" and not self.seats[s].zombie}
         return self.deadlines.run(to_act, waiting, now)
 
+    def waited_for(self) -> set[int]:
+        """The seats of a turn-based table that have a deadline running (waited for)."""
+        return set() if self.deadlines is None else set(self.deadlines.due)
+
     def late_for_deadline(self, now: float) -> list[int]:
         """The seats to act whose deadline has passed by wall-clock ``now``."""
         if self.deadlines is None or self.status != "playing":

@@ -184,6 +184,32 @@ export class AccountPage {
           h("button.danger", { type: "submit" }, "Delete my account"))));
     const friends = await new FriendsPanel(games).start().catch(() => null);
     if (friends) this.root.querySelector("#data-h").closest("section").before(friends);
+    const mail = await this.mailPanel().catch(() => null);
+    if (mail) this.root.querySelector("#data-h").closest("section").before(mail);
+  }
+
+  /** Mail of turns and invitations: the address and each kind on or off (per account). */
+  async mailPanel() {
+    const prefs = await api("/api/account/notifications");
+    const check = (id, key, label) => h("div.field.check", {},
+      h(`input#${id}`, { type: "checkbox", checked: prefs[key] ? true : null }), h("label", { for: id }, label));
+    const save = async () => {
+      const got = await api("/api/account/notifications", { method: "PUT", body: {
+        email: this.root.querySelector("#mail-address").value.trim(),
+        email_turn: this.root.querySelector("#mail-turn").checked,
+        email_invite: this.root.querySelector("#mail-invite").checked } });
+      this.root.querySelector("#mail-address").value = got.email || "";
+    };
+    return h("section.panel", { "aria-labelledby": "mail-h" },
+      h("h2#mail-h", {}, "Mail"),
+      prefs.mail_enabled ? h("p", {}, "At most one mail per table an hour.")
+        : h("p", {}, "This server sends no mail; your choices are kept for when it does."),
+      h("form#mail-form", { onsubmit: (ev) => { ev.preventDefault(); this.act(save, "Mail settings saved."); } },
+        h("div.field", {}, h("label", { for: "mail-address" }, "Email address (empty: no mail)"),
+          h("input#mail-address", { type: "email", maxlength: 254, autocomplete: "email", value: prefs.email || "" })),
+        check("mail-turn", "email_turn", "Mail me when it is my turn at a turn-based table"),
+        check("mail-invite", "email_invite", "Mail me when a friend invites me"),
+        h("button", { type: "submit" }, "Save")));
   }
 
   async logout(path) {

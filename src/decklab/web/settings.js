@@ -4,7 +4,7 @@
 // sits in the site's header on every page.
 import { h } from "./dom.js";
 
-const KEYS = { theme: "decklab.theme", deck: "decklab.deck", sound: "decklab.sound" };
+const KEYS = { theme: "decklab.theme", deck: "decklab.deck", sound: "decklab.sound", notify: "decklab.notify" };
 export const THEMES = ["auto", "light", "dark"];
 
 function read(key, fallback) {
@@ -41,6 +41,23 @@ export function soundOn() {
   return read(KEYS.sound, "off") === "on";
 }
 
+/** System notifications ("your turn" while the tab is hidden): off until the person
+ * turns them on here, which asks the browser's permission. */
+export function notifyOn() {
+  return read(KEYS.notify, "off") === "on";
+}
+
+/** Turn notifications on (asking the browser's permission; refused: stays off) or off. */
+export async function setNotify(on) {
+  if (on && typeof Notification !== "undefined" && Notification.permission !== "granted") {
+    const answer = await Notification.requestPermission().catch(() => "denied");
+    if (answer !== "granted") on = false;
+  }
+  if (on && typeof Notification === "undefined") on = false;
+  write(KEYS.notify, on ? "on" : "off");
+  return on;
+}
+
 /** The theme that shows now: the choice, or the system's when the choice is auto. */
 export function shownTheme() {
   const t = theme();
@@ -73,7 +90,7 @@ export function setSound(on) {
   write(KEYS.sound, on ? "on" : "off");
 }
 
-/** The control in the header: a disclosure with the three settings. */
+/** The control in the header: a disclosure with the settings. */
 export function settingsControl() {
   const themeSelect = h("select#set-theme", { onchange: (ev) => setTheme(ev.target.value) },
     THEMES.map((t) => h("option", { value: t, selected: t === theme() ? true : null },
@@ -82,12 +99,15 @@ export function settingsControl() {
     onchange: (ev) => setFourColours(ev.target.checked) });
   const sound = h("input#set-sound", { type: "checkbox", checked: soundOn() ? true : null,
     onchange: (ev) => setSound(ev.target.checked) });
+  const notify = h("input#set-notify", { type: "checkbox", checked: notifyOn() ? true : null,
+    onchange: async (ev) => { ev.target.checked = await setNotify(ev.target.checked); } });
   return h("details.settings", {},
     h("summary", { "aria-label": "Settings" }, "Settings"),
     h("div.settings-panel", {},
       h("div.field", {}, h("label", { for: "set-theme" }, "Theme"), themeSelect),
       h("div.field.check", {}, deck, h("label", { for: "set-deck" }, "Four-colour deck")),
-      h("div.field.check", {}, sound, h("label", { for: "set-sound" }, "Sound"))));
+      h("div.field.check", {}, sound, h("label", { for: "set-sound" }, "Sound")),
+      h("div.field.check", {}, notify, h("label", { for: "set-notify" }, "Notify me of my turn"))));
 }
 
 apply();

@@ -10,6 +10,7 @@ import { TARGETS, arrowTarget, rove, isTyping } from "./keys.js";
 import { seatLabel, moveText, logList, scoreTable, breakdownList, link } from "./common.js";
 import { snapshot, animate } from "./motion.js"; // feel: cards travel between frames
 import { cue } from "./sound.js"; // feel: turn, play, reveal, end
+import { yourTurn } from "./notice.js"; // "your turn" in the tab's title and favicon
 import { dragToPlay } from "./drag.js";
 import { unreachable, reachable } from "./net.js"; // feel: the "reconnecting" banner
 
@@ -83,6 +84,7 @@ export class TablePage {
   }
 
   stop() {
+    yourTurn(false);
     clearInterval(this.ticker);
     if (this.dockSize) this.dockSize.disconnect();
     document.documentElement.style.removeProperty("--dock-h");
@@ -623,6 +625,8 @@ export class TablePage {
     const snap = snapshot(this.els.felt); // feel: motion
     fill(this.els.felt, felt);
     cue(this, f, animate(this.els.felt, snap)); // feel: motion, then sound
+    // alone at a table it is always your turn: nothing to tell
+    yourTurn(legal.length > 0 && !f.terminal && f.seats.length > 1, this.spec ? this.spec.title : this.summary.game);
     this.els.felt.dataset.version = String(f.version);
     this.els.felt.dataset.terminal = f.terminal ? "true" : "false";
     this.els.felt.dataset.toAct = f.to_act.join(" ");

@@ -9,6 +9,7 @@ they may take. A rematch is play again, asked by an account rather than a seat t
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from decklab.engine.state import seat_name
@@ -28,6 +29,9 @@ class FriendService:
         self.store = store
         self.accounts = accounts
         self.tables = tables
+        self.invite_listeners: list[Callable[[int, str, str, str], None]] = []
+        """Told (invitee's account id, table id, game title, sender's name) of each
+        invitation (the notifications)."""
 
     async def _account(self, username: str) -> AccountRow:
         found = await asyncio.to_thread(self.accounts.by_name, name_key(username.strip()))
@@ -67,6 +71,8 @@ class FriendService:
         if table.status != "waiting" or table.seats[seat].kind != "open":
             raise ServiceError("seat_taken", "that seat is not open", 409)
         await asyncio.to_thread(self.store.invite, table.id, seat, account.id, friend.id)
+        for listener in self.invite_listeners:
+            listener(friend.id, table.id, table.cls.info.title, account.username)
         return {"table": table.id, "seat": seat_name(seat), "username": friend.username}
 
     async def check_join(self, table_id: str, seat: int, account_id: int | None) -> None:

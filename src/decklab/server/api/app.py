@@ -27,7 +27,17 @@ from decklab.server.accounts.service import AccountService
 from decklab.server.api import errors
 from decklab.server.api.models import ErrorOut
 from decklab.server.api.origin import HostCheck, SitePolicy
-from decklab.server.api.routes import accounts, bot, friends, games, ratings, stats, tables, web
+from decklab.server.api.routes import (
+    accounts,
+    bot,
+    friends,
+    games,
+    notify,
+    ratings,
+    stats,
+    tables,
+    web,
+)
 from decklab.server.api.security import Hygiene, WindowLimit
 from decklab.server.api.session import CsrfGuard
 from decklab.server.bots import BotPool
@@ -35,6 +45,8 @@ from decklab.server.config import Settings
 from decklab.server.heap import HeapPolicy
 from decklab.server.limits import install as install_limits
 from decklab.server.live import router as live_router
+from decklab.server.notify.service import Notifier
+from decklab.server.notify.store import OutboxStore
 from decklab.server.ratings.service import RatingService
 from decklab.server.retention import RetentionSweep
 from decklab.server.service import TableService
@@ -92,6 +104,10 @@ def create_app(
         app.state.friends = FriendService(
             FriendStore(store.engine), app.state.accounts.store, service
         )
+        notifier = Notifier(OutboxStore(store.engine), service, settings)
+        app.state.friends.invite_listeners.append(notifier.invited)
+        app.state.notifier = notifier
+        notifier.start()
         await app.state.ratings.start()
         metrics.watch(service)
         retention = RetentionSweep(store, settings)
@@ -104,6 +120,7 @@ def create_app(
                 probe.cancel()
                 trace.dump()
             await retention.stop()
+            await notifier.close()
             await service.close()
             store.close()
             if own_pool:
@@ -164,6 +181,7 @@ def create_app(
     app.include_router(bot.router)
     app.include_router(ratings.router)
     app.include_router(friends.router)
+    app.include_router(notify.router)
     app.include_router(live_router)
     app.include_router(metrics.router)
     web.install(app)

@@ -21,6 +21,7 @@ from decklab.server.store.models import (
     ChatRow,
     FriendRow,
     InvitationRow,
+    OutboxRow,
     PasskeyRow,
     RatingHistoryRow,
     RatingRow,
@@ -289,6 +290,9 @@ class AccountStore:
                     "created_at": account.created_at.isoformat(),
                     "has_password": account.password_hash is not None,
                     "bot": account.bot,
+                    "email": account.email,
+                    "email_turn": account.email_turn,
+                    "email_invite": account.email_invite,
                 },
                 "api_tokens": [
                     {
@@ -370,6 +374,7 @@ class AccountStore:
                 ApiTokenRow,
                 RatingRow,
                 RatingHistoryRow,
+                OutboxRow,
             ):
                 db.execute(delete(model).where(model.account_id == account_id))
             db.execute(

@@ -18,6 +18,7 @@ from sqlalchemy import (
     String,
     Text,
     false,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -154,6 +155,11 @@ class AccountRow(Base):
     created_at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     bot: Mapped[bool] = mapped_column(Boolean, default=False)
     """A bot account: plays only through the bot API, with a personal API token."""
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True, default=None)
+    """Where notification mail goes (none: no mail)."""
+    email_turn: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    email_invite: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    """Which kinds of notification mail the person wants (docs/server.md, Notifications)."""
 
 
 class SessionRow(Base):
@@ -301,3 +307,21 @@ class InvitationRow(Base):
         Integer, ForeignKey("accounts.id", ondelete="CASCADE"), index=True
     )
     created_at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class OutboxRow(Base):
+    """A notification waiting for the mailer, or sent (kept an hour, for the batching).
+
+    ``at`` and ``sent_at`` are wall-clock seconds (the service's injectable clock)."""
+
+    __tablename__ = "notify_outbox"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    table_id: Mapped[str] = mapped_column(String(32))
+    kind: Mapped[str] = mapped_column(String(16))
+    text: Mapped[str] = mapped_column(String(300))
+    at: Mapped[float] = mapped_column(Float)
+    sent_at: Mapped[float | None] = mapped_column(Float, nullable=True, default=None)
