@@ -9,6 +9,7 @@ they may take. A rematch is play again, asked by an account rather than a seat t
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from decklab.engine.state import seat_name
@@ -28,6 +29,8 @@ class FriendService:
         self.store = store
         self.accounts = accounts
         self.tables = tables
+        self.blocked: Callable[[int, int], Awaitable[bool]] | None = None
+        """Whether an account blocks another (moderation; set by the app)."""
 
     async def _account(self, username: str) -> AccountRow:
         found = await asyncio.to_thread(self.accounts.by_name, name_key(username.strip()))
@@ -60,6 +63,8 @@ class FriendService:
         friend = await self._account(username)
         if not await asyncio.to_thread(self.store.is_friend, account.id, friend.id):
             raise ServiceError("not_friend", "add them to your friends first", 403)
+        if self.blocked is not None and await self.blocked(friend.id, account.id):
+            raise ServiceError("blocked", "they do not take invitations from you", 403)
         table = await self.tables.table(table_id)
         if not any(s.account_id == account.id for s in table.seats):
             raise ServiceError("forbidden", "take a seat at the table to invite someone", 403)

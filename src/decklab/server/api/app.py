@@ -27,13 +27,24 @@ from decklab.server.accounts.service import AccountService
 from decklab.server.api import errors
 from decklab.server.api.models import ErrorOut
 from decklab.server.api.origin import HostCheck, SitePolicy
-from decklab.server.api.routes import accounts, bot, friends, games, ratings, stats, tables, web
+from decklab.server.api.routes import (
+    accounts,
+    bot,
+    friends,
+    games,
+    moderation,
+    ratings,
+    stats,
+    tables,
+    web,
+)
 from decklab.server.api.security import Hygiene, WindowLimit
 from decklab.server.api.session import CsrfGuard
 from decklab.server.bots import BotPool
 from decklab.server.config import Settings
 from decklab.server.heap import HeapPolicy
 from decklab.server.limits import install as install_limits
+from decklab.server.moderation import BanGuard, ModerationService
 from decklab.server.live import router as live_router
 from decklab.server.ratings.service import RatingService
 from decklab.server.retention import RetentionSweep
@@ -42,6 +53,7 @@ from decklab.server.store.accounts import AccountStore
 from decklab.server.store.bot_tokens import BotTokenStore
 from decklab.server.store.db import default_url, is_postgres, make_engine, upgrade
 from decklab.server.store.friends import FriendStore
+from decklab.server.store.moderation import ModerationStore
 from decklab.server.store.queries import Store
 from decklab.server.store.ratings import RatingStore
 
@@ -93,6 +105,9 @@ def create_app(
             FriendStore(store.engine), app.state.accounts.store, service
         )
         await app.state.ratings.start()
+        app.state.moderation = ModerationService(ModerationStore(store.engine), service, settings)
+        await app.state.moderation.start()
+        app.state.friends.blocked = app.state.moderation.blocks
         metrics.watch(service)
         retention = RetentionSweep(store, settings)
         retention.start()
@@ -121,8 +136,10 @@ def create_app(
     )
     app.state.settings = settings
     app.state.create_limit = WindowLimit(settings.tables_per_window, settings.table_window_s)
+    app.state.report_limit = WindowLimit(settings.reports_per_window, settings.report_window_s)
     app.state.site_policy = SitePolicy(settings)
     app.add_middleware(CsrfGuard, policy=app.state.site_policy)
+    app.add_middleware(BanGuard)
     app.add_middleware(HostCheck, policy=app.state.site_policy)
     app.add_middleware(Hygiene)
     install_limits(app, settings)
@@ -164,6 +181,7 @@ def create_app(
     app.include_router(bot.router)
     app.include_router(ratings.router)
     app.include_router(friends.router)
+    app.include_router(moderation.router)
     app.include_router(live_router)
     app.include_router(metrics.router)
     web.install(app)

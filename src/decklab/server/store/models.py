@@ -154,6 +154,8 @@ class AccountRow(Base):
     created_at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     bot: Mapped[bool] = mapped_column(Boolean, default=False)
     """A bot account: plays only through the bot API, with a personal API token."""
+    banned_at: Mapped[_dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """Banned by ``decklab admin ban-account``: no login, no session (None: in good standing)."""
 
 
 class SessionRow(Base):
@@ -300,4 +302,68 @@ class InvitationRow(Base):
     to_id: Mapped[int] = mapped_column(
         Integer, ForeignKey("accounts.id", ondelete="CASCADE"), index=True
     )
+    created_at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class TableCreatorRow(Base):
+    """Who created a table (the hash of the creator token handed out at creation, and the
+    account if one was logged in): they may remove a person from a seat before the start."""
+
+    __tablename__ = "table_creators"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    token_hash: Mapped[str] = mapped_column(String(64))
+    account_id: Mapped[int | None] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True, index=True
+    )
+
+
+class MuteRow(Base):
+    """One account muting (or blocking: ``block``) another: one way, told to nobody."""
+
+    __tablename__ = "mutes"
+
+    account_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    other_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    block: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ReportRow(Base):
+    """A report of a seat's person, with the table's chat as it was when reported (kept
+    even after the table, its chat lines or the accounts are gone)."""
+
+    __tablename__ = "reports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(String(32), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    nickname: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The reported seat's name then."""
+    account_id: Mapped[int | None] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True, index=True
+    )
+    """The reported seat's account (None: a guest)."""
+    reporter: Mapped[str] = mapped_column(String(80))
+    """Who reported: ``account:<username>`` or ``seat:<seat> <nickname>``."""
+    reason: Mapped[str] = mapped_column(Text)
+    chat: Mapped[list[Any]] = mapped_column(JSON)
+    created_at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    resolved_at: Mapped[_dt.datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
+
+
+class AddressBanRow(Base):
+    """A client address whose requests are refused (``decklab admin ban-address``)."""
+
+    __tablename__ = "address_bans"
+
+    address: Mapped[str] = mapped_column(String(64), primary_key=True)
     created_at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
