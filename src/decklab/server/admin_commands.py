@@ -105,7 +105,9 @@ def register(app: typer.Typer) -> None:
                 f"by {r.reporter}: {r.reason}"
             )
             for line in r.chat:
-                typer.echo(f"    {line['id']} p{line['seat'] + 1} {line['nickname']}: {line['text']}")
+                typer.echo(
+                    f"    {line['id']} p{line['seat'] + 1} {line['nickname']}: {line['text']}"
+                )
 
     @admin.command("resolve-report")
     def resolve_report(report_id: int, database: Database = None) -> None:

@@ -44,8 +44,8 @@ from decklab.server.bots import BotPool
 from decklab.server.config import Settings
 from decklab.server.heap import HeapPolicy
 from decklab.server.limits import install as install_limits
-from decklab.server.moderation import BanGuard, ModerationService
 from decklab.server.live import router as live_router
+from decklab.server.moderation import BanGuard, ModerationService
 from decklab.server.ratings.service import RatingService
 from decklab.server.retention import RetentionSweep
 from decklab.server.service import TableService

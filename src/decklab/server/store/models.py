@@ -355,9 +355,7 @@ class ReportRow(Base):
     reason: Mapped[str] = mapped_column(Text)
     chat: Mapped[list[Any]] = mapped_column(JSON)
     created_at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    resolved_at: Mapped[_dt.datetime | None] = mapped_column(
-        DateTime(timezone=True), nullable=True
-    )
+    resolved_at: Mapped[_dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class AddressBanRow(Base):
