@@ -35,10 +35,13 @@ def register(app: typer.Typer) -> None:
     app.add_typer(admin, name="admin")
 
     def store(database: str | None) -> ModerationStore:
-        from decklab.server.commands import _db_url
-        from decklab.server.store.db import make_engine
+        from decklab.server.store.db import check_url, default_url, make_engine
 
-        return ModerationStore(make_engine(_db_url(database)))
+        try:
+            url = check_url(database or default_url())
+        except ValueError as exc:
+            raise _fail(str(exc), 2) from None
+        return ModerationStore(make_engine(url))
 
     def ban(name: str, banned: bool, database: str | None) -> None:
         if store(database).ban_account(name_key(name), banned) is None:
