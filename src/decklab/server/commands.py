@@ -143,6 +143,9 @@ def register(app: typer.Typer) -> None:
     db = typer.Typer(help="The server's database.", no_args_is_help=True)
     app.add_typer(db, name="db")
     register_verify(app)
+    from decklab.server.admin_commands import register as register_admin
+
+    register_admin(app)
 
     @app.command()
     def serve(
@@ -249,7 +252,7 @@ def register(app: typer.Typer) -> None:
         ] = False,
         chat_retention_days: Annotated[
             float, typer.Option(help="delete chat older than this; 0: keep forever", min=0)
-        ] = 0.0,
+        ] = 90.0,
         finished_retention_days: Annotated[
             float,
             typer.Option(help="delete finished tables this old; 0: keep forever", min=0),

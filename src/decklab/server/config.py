@@ -113,8 +113,16 @@ class Settings:
     access_log: bool = False
     """One JSON line per HTTP request and WebSocket (``decklab.access``): off by default,
     as every request is a line."""
-    chat_retention_days: float = 0.0
-    """Chat lines older than this are deleted by the retention sweep; 0: kept forever."""
+    chat_retention_days: float = 90.0
+    """Chat lines older than this are deleted by the retention sweep; 0: kept forever.
+    90 days: long enough for a report to be looked into (a report keeps its own copy)."""
+    # -- moderation (issue 21 item 7)
+    ban_refresh_s: float = 10.0
+    """How often each process re-reads the banned addresses (``decklab admin`` writes them
+    to the database from another process)."""
+    reports_per_window: int = 5
+    """Reports one address may make per ``report_window_s``; more: 429."""
+    report_window_s: float = 3600.0
     finished_retention_days: float = 0.0
     """Finished tables (with their seats, actions and chat) this long after their last
     change are deleted by the retention sweep; 0: kept forever. Solo statistics stay."""

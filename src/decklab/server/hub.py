@@ -97,7 +97,7 @@ def sync_frame(table: Table, viewer: Viewer, kind: str = "sync") -> dict[str, An
         "table": table.id,
         "version": table.version,
         "log": frames.log_for(table.state, table.entries, viewer),
-        "chat": [m.to_json() for m in table.chat[-100:]],
+        "chat": table.chat_for(viewer),
         "state": table_part(table, viewer),
     }
 
@@ -166,6 +166,14 @@ class Hub:
             listener.queue.put_nowait(encode_frame(frame) if encoded else frame)
         return key, listener
 
+    def demote(self, table: Table, seat: int) -> None:
+        """The connections following ``table`` as ``seat`` follow it as spectators now
+        (its person was removed: the seat's view is no longer theirs)."""
+        for key in table.listeners:
+            listener = self.listeners.get(key)
+            if listener is not None and listener.viewer == seat:
+                listener.viewer = None
+
     def unsubscribe(self, table: Table, key: int) -> None:
         table.listeners.discard(key)
         table.touched = time.monotonic()
@@ -216,23 +224,29 @@ class Hub:
 
     async def say(self, table: Table, message: ChatMessage) -> None:
         """A chat line taken here: to every listener, and to the other processes."""
-        self.send_all(table, lambda _viewer: message.to_json())
+        self.send_all(
+            table, lambda viewer: None if table.hides(viewer, message.seat) else message.to_json()
+        )
         if self.coordinator.shared:
             await self.coordinator.announce(table.id, "chat", message.to_json())
 
-    def send_all(self, table: Table, build: Callable[[Viewer], dict[str, Any]]) -> None:
+    def send_all(self, table: Table, build: Callable[[Viewer], dict[str, Any] | None]) -> None:
         """Queue ``build(viewer)`` to every listener: built once per viewer, and written
-        as text once per viewer for the listeners that take text."""
-        made: dict[Viewer, dict[str, Any]] = {}
+        as text once per viewer for the listeners that take text (None: nothing sent to
+        that viewer, e.g. a chat line it muted)."""
+        made: dict[Viewer, dict[str, Any] | None] = {}
         texts: dict[Viewer, Encoded] = {}
         for key in list(table.listeners):
             listener = self.listeners.get(key)
             if listener is None:
                 continue
             viewer = listener.viewer
-            frame = made.get(viewer)
-            if frame is None:
+            if viewer in made:
+                frame = made[viewer]
+            else:
                 frame = made[viewer] = build(viewer)
+            if frame is None:
+                continue
             item: dict[str, Any] | Encoded = frame
             if listener.encoded:
                 item = texts.get(viewer) or texts.setdefault(viewer, encode_frame(frame))

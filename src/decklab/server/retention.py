@@ -1,8 +1,9 @@
 """Retention: old chat and old finished tables leave the database, if the host says so.
 
 A server kept running for friends piles up every game ever played and every word said
-at a table. ``--chat-retention-days`` and ``--finished-retention-days`` bound that; both
-are off (0) by default, because a finished game is also its replay and its record. The
+at a table. ``--chat-retention-days`` (90 by default: a report keeps its own copy) and
+``--finished-retention-days`` (off, 0, by default, because a finished game is also its
+replay and its record) bound that. The
 sweep runs in each server process now and then (the deletes are idempotent, so several
 processes on one database only repeat each other's work); a finished table still held in
 memory stays there until it is let go as idle (``--idle-table``, minutes, against days).

@@ -144,6 +144,8 @@ class TableService:
         self.turn_listeners: list[Callable[[LiveTable, list[int]], None]] = []
         """Told the seats that became to act at a turn-based table (the notifications):
         called on the move's path, so a listener only queues its work."""
+        self.muted: dict[int, set[int]] = {}
+        """Each account's muted accounts, shared by every table held here (moderation)."""
 
     # ------------------------------------------------------------ lifecycle
     async def start(self) -> None:
@@ -327,6 +329,7 @@ class TableService:
             (a.actor, a.client_id): a.version for a in loaded.actions if a.client_id is not None
         }
         table.chat = [_chat(c) for c in loaded.chat]
+        table.muted = self.muted
         return table
 
     async def table(self, table_id: str) -> LiveTable:
@@ -538,6 +541,7 @@ class TableService:
             rated=rated,
         )
         table.set_turn(turn_json)
+        table.muted = self.muted
         self.tables[table_id] = table
         table.events.append(Event(1, "created", {}))
         log.info("table created", extra={"table": table_id, "game": cls.info.name, "players": n})
@@ -614,6 +618,38 @@ class TableService:
             self.expect_bot_accounts(table)
         self._schedule(table)
         return seat, token
+
+    async def remove(self, table_id: str, seat_text: str) -> int:
+        """The creator removes a person from ``seat_text`` before the start: the seat is
+        open again, its token refused, its connections spectators. Returns the seat.
+        (Who may ask is checked by :mod:`decklab.server.moderation`.)"""
+        table = await self.table(table_id)
+        async with table.lock:
+            table = await self._fresh(table)
+            seat = table.seat_index(seat_text)
+            if table.status != "waiting":
+                raise ServiceError(
+                    "started", "a person can be removed only before the game starts", 409
+                )
+            if table.seats[seat].kind != "human":
+                raise ServiceError("not_seated", f"nobody sits at {seat_name(seat)}", 409)
+            changes: dict[str, Any] = {
+                "kind": "open",
+                "nickname": None,
+                "token_hash": None,
+                "account_id": None,
+                "token_salt": None,
+                "bot_account": False,
+                "zombie": False,
+            }
+            await self._commit(table, seats=[SeatChange(seat, changes)])
+            task = table.tasks.pop(f"grace{seat}", None)
+            if task is not None:
+                task.cancel()
+            table.removed(seat)
+            self.hub.demote(table, seat)
+            self.hub.publish(table, "remove", {"seat": seat_name(seat)})
+        return seat
 
     def expect_bot_accounts(self, table: LiveTable) -> None:
         """The seats of bot accounts whose program is not connected start their grace
@@ -1173,7 +1209,8 @@ class TableService:
     def remote_chat(self, table_id: str, message: dict[str, Any]) -> None:
         table = self.tables.get(table_id)
         if table is not None and table.add_remote_chat(message):
-            self.hub.send_all(table, lambda _viewer: message)
+            seat = table.chat[-1].seat
+            self.hub.send_all(table, lambda viewer: None if table.hides(viewer, seat) else message)
 
     # ------------------------------------------------------------ play again
     async def play_again(self, table_id: str, token: str | None) -> LiveTable:

@@ -231,6 +231,8 @@ class Table:
     deadlines: pace.Deadlines | None = None
     rated: bool = False
     """A rated table: only accounts may take its seats, and its end updates ratings."""
+    muted: dict[int, set[int]] = field(default_factory=dict)
+    """Moderation: each account's muted accounts (the service's one shared map)."""
     _views: frames.Views | None = None
 
     def views(self) -> frames.Views:
@@ -583,6 +585,23 @@ class Table:
         )
 
     # ------------------------------------------------------------ chat
+    def hides(self, viewer: Viewer, seat: int) -> bool:
+        """Whether ``viewer``'s account muted the account that holds ``seat`` (its chat
+        lines are then not sent to that viewer; guests mute in their browser)."""
+        if viewer is None or not 0 <= seat < len(self.seats):
+            return False
+        me, them = self.seats[viewer].account_id, self.seats[seat].account_id
+        return me is not None and them is not None and them in self.muted.get(me, ())
+
+    def chat_for(self, viewer: Viewer, last: int = 100) -> list[dict[str, Any]]:
+        """The newest ``last`` chat lines ``viewer`` is shown."""
+        return [m.to_json() for m in self.chat[-last:] if not self.hides(viewer, m.seat)]
+
+    def removed(self, seat: int) -> None:
+        """The creator removed ``seat``'s person before the start (committed): open again."""
+        # connections stay counted: the removed person's still open ones close later
+        self.seats[seat] = Seat("open", connections=self.seats[seat].connections)
+
     def note_chat(self, seat: int, now: float, window_s: float, burst: int) -> None:
         """Count a chat line of ``seat`` at ``now``, refused past ``burst`` lines within
         the last ``window_s`` seconds."""

@@ -237,6 +237,7 @@ export class LobbyPage {
     }
     try {
       const table = await api("/api/tables", { method: "POST", body });
+      if (table.creator_token) localStorage.setItem(`decklab.creator.${table.id}`, table.creator_token); // moderation: the creator may remove a person before the start
       if (you >= 0) {
         setNickname(name);
         const got = await api(`/api/tables/${table.id}/join`, { method: "POST", body: { seat: `p${you + 1}`, nickname: name } });

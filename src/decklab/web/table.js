@@ -2,7 +2,7 @@
 // chosen on the cards, whose turn and who is still thinking, presence, clocks, the
 // log, chat, the end-of-game summary, solo undo and hints, and reconnecting.
 import { h, fill } from "./dom.js";
-import { api, ApiError, seatAt, keepSeat, nickname, setNickname, games, newId } from "./api.js";
+import { api, ApiError, seatAt, keepSeat, forgetSeat, nickname, setNickname, games, newId } from "./api.js";
 import { Live } from "./live.js";
 import { renderLayout, renderZone, seatZones, ownRows, renderOwn } from "./layout.js";
 import { choose, narrow, keysOf, tableKeys, offTableChoices, offTableActions, targetParts, selectionWith } from "./moves.js";
@@ -125,6 +125,10 @@ export class TablePage {
         // an undo (or a change made through another server process) may shorten the log
         if (f.kind === "undo" || f.kind === "update") this.resync();
         if (f.kind === "join") this.refreshSummary();
+        if (f.kind === "remove") { // moderation: the creator removed a person before the start
+          if (this.seat && f.detail.seat === this.seat.seat) { forgetSeat(this.id); this.seat = null; this.chatError = "The table's creator removed you from your seat."; }
+          this.refreshSummary();
+        }
         break;
       case "presence":
         if (this.frame) this.frame.seats = f.seats;
@@ -737,7 +741,53 @@ export class TablePage {
       seat.zombie && f.status === "playing" && !f.terminal ? h("span.zombie", {}, "a bot plays for them") : null,
       turn ? h("span.seat-turn", {}, turn) : null,
       clock,
-      deadline);
+      deadline,
+      this.removeButton(seat, mine));
+  }
+
+  // --- moderation (issue 21 item 7): the creator's "Remove" on a waiting table
+  removeButton(seat, mine) {
+    const creator = localStorage.getItem(`decklab.creator.${this.id}`);
+    if (!creator || this.frame.status !== "waiting" || seat.kind !== "human" || seat.seat === mine) return null;
+    return h("button.remove-seat", { type: "button", "data-remove": seat.seat, onclick: async () => {
+      try {
+        await api(`/api/tables/${encodeURIComponent(this.id)}/seats/${seat.seat}/remove`, { method: "POST", body: { creator_token: creator } });
+      } catch (e) {
+        this.chatError = e.message;
+        this.renderChat();
+      }
+    } }, "Remove");
+  }
+
+  // --- moderation: mute (kept in this browser; an account's mute also on the server) and report
+  mutedNames() {
+    try {
+      return new Set(JSON.parse(localStorage.getItem("decklab.muted") || "[]"));
+    } catch {
+      return new Set();
+    }
+  }
+
+  async mute(m) {
+    const names = this.mutedNames();
+    names.add(m.nickname);
+    localStorage.setItem("decklab.muted", JSON.stringify([...names]));
+    // a logged-in person's mute of an account also holds on their other devices
+    await api(`/api/me/mutes/${encodeURIComponent(m.nickname)}`, { method: "POST" }).catch(() => null);
+    this.renderChat();
+  }
+
+  async report(m) {
+    const reason = window.prompt(`Report ${m.nickname} (${m.from}): why?`);
+    if (!reason || !reason.trim()) return;
+    try {
+      await api(`/api/tables/${encodeURIComponent(this.id)}/report`, { method: "POST", token: this.seat && this.seat.token,
+        body: { seat: m.from, reason: reason.trim().slice(0, 500) } });
+      this.chatError = "Reported: the table talk so far is kept with your report.";
+    } catch (e) {
+      this.chatError = `Not reported: ${e.message}`;
+    }
+    this.renderChat();
   }
 
   clockLeft(seat) {
@@ -991,8 +1041,13 @@ export class TablePage {
     }
     const typed = this.root.querySelector("#chat-text");
     const value = typed ? typed.value : "";
+    const muted = this.mutedNames(); // moderation: muted names' lines are not shown
+    const mineFrom = this.seat ? this.seat.seat : null;
+    const tools = (m) => (m.from === mineFrom ? [] : [
+      h("button.chat-mute", { type: "button", title: `Mute ${m.nickname}`, onclick: () => this.mute(m) }, "Mute"),
+      h("button.chat-report", { type: "button", title: `Report ${m.nickname}`, onclick: () => this.report(m) }, "Report")]);
     const list = h("ul.chat-list", { "aria-live": "polite", "aria-label": "Messages" },
-      this.chat.map((m) => h("li", { "data-chat": m.id }, h("strong", {}, `${m.nickname} (${m.from}): `), h("span.chat-text", {}, m.text))));
+      this.chat.filter((m) => !muted.has(m.nickname)).map((m) => h("li", { "data-chat": m.id }, h("strong", {}, `${m.nickname} (${m.from}): `), h("span.chat-text", {}, m.text), ...tools(m))));
     const parts = [h("h2#chat-h", {}, "Table talk"), list];
     if (this.seat) {
       parts.push(h("form.chat-form", { onsubmit: (ev) => this.sendChat(ev) },

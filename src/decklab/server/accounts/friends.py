@@ -9,7 +9,7 @@ they may take. A rematch is play again, asked by an account rather than a seat t
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from decklab.engine.state import seat_name
@@ -32,6 +32,8 @@ class FriendService:
         self.invite_listeners: list[Callable[[int, str, str, str], None]] = []
         """Told (invitee's account id, table id, game title, sender's name) of each
         invitation (the notifications)."""
+        self.blocked: Callable[[int, int], Awaitable[bool]] | None = None
+        """Whether an account blocks another (moderation; set by the app)."""
 
     async def _account(self, username: str) -> AccountRow:
         found = await asyncio.to_thread(self.accounts.by_name, name_key(username.strip()))
@@ -64,6 +66,8 @@ class FriendService:
         friend = await self._account(username)
         if not await asyncio.to_thread(self.store.is_friend, account.id, friend.id):
             raise ServiceError("not_friend", "add them to your friends first", 403)
+        if self.blocked is not None and await self.blocked(friend.id, account.id):
+            raise ServiceError("blocked", "they do not take invitations from you", 403)
         table = await self.tables.table(table_id)
         if not any(s.account_id == account.id for s in table.seats):
             raise ServiceError("forbidden", "take a seat at the table to invite someone", 403)

@@ -85,6 +85,8 @@ class AccountService:
         return account, await self.open_session(account, "password")
 
     async def open_session(self, account: AccountRow, how: str) -> str:
+        if account.banned_at is not None:
+            raise ServiceError("banned", "this account is banned", 403)
         token = new_session_token()
         await asyncio.to_thread(self.store.add_session, account.id, hash_token(token), how)
         return token

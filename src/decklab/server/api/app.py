@@ -33,6 +33,7 @@ from decklab.server.api.routes import (
     friends,
     games,
     notify,
+    moderation,
     ratings,
     stats,
     tables,
@@ -47,6 +48,7 @@ from decklab.server.limits import install as install_limits
 from decklab.server.live import router as live_router
 from decklab.server.notify.service import Notifier
 from decklab.server.notify.store import OutboxStore
+from decklab.server.moderation import BanGuard, ModerationService
 from decklab.server.ratings.service import RatingService
 from decklab.server.retention import RetentionSweep
 from decklab.server.service import TableService
@@ -54,6 +56,7 @@ from decklab.server.store.accounts import AccountStore
 from decklab.server.store.bot_tokens import BotTokenStore
 from decklab.server.store.db import default_url, is_postgres, make_engine, upgrade
 from decklab.server.store.friends import FriendStore
+from decklab.server.store.moderation import ModerationStore
 from decklab.server.store.queries import Store
 from decklab.server.store.ratings import RatingStore
 
@@ -109,6 +112,9 @@ def create_app(
         app.state.notifier = notifier
         notifier.start()
         await app.state.ratings.start()
+        app.state.moderation = ModerationService(ModerationStore(store.engine), service, settings)
+        await app.state.moderation.start()
+        app.state.friends.blocked = app.state.moderation.blocks
         metrics.watch(service)
         retention = RetentionSweep(store, settings)
         retention.start()
@@ -138,8 +144,10 @@ def create_app(
     )
     app.state.settings = settings
     app.state.create_limit = WindowLimit(settings.tables_per_window, settings.table_window_s)
+    app.state.report_limit = WindowLimit(settings.reports_per_window, settings.report_window_s)
     app.state.site_policy = SitePolicy(settings)
     app.add_middleware(CsrfGuard, policy=app.state.site_policy)
+    app.add_middleware(BanGuard)
     app.add_middleware(HostCheck, policy=app.state.site_policy)
     app.add_middleware(Hygiene)
     install_limits(app, settings)
@@ -182,6 +190,7 @@ def create_app(
     app.include_router(ratings.router)
     app.include_router(friends.router)
     app.include_router(notify.router)
+    app.include_router(moderation.router)
     app.include_router(live_router)
     app.include_router(metrics.router)
     web.install(app)

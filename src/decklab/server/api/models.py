@@ -121,6 +121,11 @@ class TableSummary(BaseModel):
     previous: str | None
     next: str | None
     rated: bool = False
+    creator_token: str | None = Field(
+        default=None,
+        description="only in the answer that created the table: the creator's token "
+        "(POST /api/tables/{id}/seats/{seat}/remove before the start)",
+    )
 
 
 class PublicSeat(BaseModel):

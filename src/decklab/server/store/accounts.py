@@ -115,7 +115,8 @@ class AccountStore:
             now = utcnow()
             if now - _aware(session.last_seen_at) > SEEN_EVERY:
                 session.last_seen_at = now
-            return db.get(AccountRow, session.account_id)
+            account = db.get(AccountRow, session.account_id)
+            return None if account is None or account.banned_at is not None else account
 
     def revoke(self, token_hash: str) -> None:
         with self.sessions.begin() as db:

@@ -160,6 +160,8 @@ class AccountRow(Base):
     email_turn: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     email_invite: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     """Which kinds of notification mail the person wants (docs/server.md, Notifications)."""
+    banned_at: Mapped[_dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """Banned by ``decklab admin ban-account``: no login, no session (None: in good standing)."""
 
 
 class SessionRow(Base):
@@ -325,3 +327,65 @@ class OutboxRow(Base):
     text: Mapped[str] = mapped_column(String(300))
     at: Mapped[float] = mapped_column(Float)
     sent_at: Mapped[float | None] = mapped_column(Float, nullable=True, default=None)
+
+
+class TableCreatorRow(Base):
+    """Who created a table (the hash of the creator token handed out at creation, and the
+    account if one was logged in): they may remove a person from a seat before the start."""
+
+    __tablename__ = "table_creators"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    token_hash: Mapped[str] = mapped_column(String(64))
+    account_id: Mapped[int | None] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True, index=True
+    )
+
+
+class MuteRow(Base):
+    """One account muting (or blocking: ``block``) another: one way, told to nobody."""
+
+    __tablename__ = "mutes"
+
+    account_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    other_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    block: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ReportRow(Base):
+    """A report of a seat's person, with the table's chat as it was when reported (kept
+    even after the table, its chat lines or the accounts are gone)."""
+
+    __tablename__ = "reports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(String(32), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    nickname: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The reported seat's name then."""
+    account_id: Mapped[int | None] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True, index=True
+    )
+    """The reported seat's account (None: a guest)."""
+    reporter: Mapped[str] = mapped_column(String(80))
+    """Who reported: ``account:<username>`` or ``seat:<seat> <nickname>``."""
+    reason: Mapped[str] = mapped_column(Text)
+    chat: Mapped[list[Any]] = mapped_column(JSON)
+    created_at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    resolved_at: Mapped[_dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class AddressBanRow(Base):
+    """A client address whose requests are refused (``decklab admin ban-address``)."""
+
+    __tablename__ = "address_bans"
+
+    address: Mapped[str] = mapped_column(String(64), primary_key=True)
+    created_at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -52,7 +52,11 @@ async def _seat_of(
 
 @router.post("", response_model=TableSummary, status_code=201)
 async def create_table(
-    body: CreateTable, service: ServiceDep, address: AddressDep, request: Request
+    body: CreateTable,
+    service: ServiceDep,
+    address: AddressDep,
+    request: Request,
+    caller: MaybeCallerDep,
 ) -> TableSummary:
     """A new table: each seat open for a person or a bot spec; public or unlisted; a clock."""
     if not request.app.state.create_limit.allow(address):
@@ -92,7 +96,8 @@ async def create_table(
     if bot_accounts:
         request.app.state.bots.announce_seats(table)
         service.expect_bot_accounts(table)
-    return TableSummary.model_validate(table.summary())
+    creator_token = await request.app.state.moderation.created(table.id, caller)
+    return TableSummary.model_validate(table.summary() | {"creator_token": creator_token})
 
 
 @router.get("", response_model=list[PublicTable])
@@ -122,6 +127,7 @@ async def join(
     guest may not take a nickname that is an account's username."""
     limits.join(address)
     await _check_join(request, service, table_id, body.seat, caller)
+    await request.app.state.moderation.check_join(table_id, caller)
     if caller is None:
         if await accounts.is_account_name(body.nickname.strip()) is not None:
             raise ServiceError(
