@@ -32,8 +32,8 @@ from decklab.server.api.routes import (
     bot,
     friends,
     games,
-    notify,
     moderation,
+    notify,
     ratings,
     stats,
     tables,
@@ -46,9 +46,9 @@ from decklab.server.config import Settings
 from decklab.server.heap import HeapPolicy
 from decklab.server.limits import install as install_limits
 from decklab.server.live import router as live_router
+from decklab.server.moderation import BanGuard, ModerationService
 from decklab.server.notify.service import Notifier
 from decklab.server.notify.store import OutboxStore
-from decklab.server.moderation import BanGuard, ModerationService
 from decklab.server.ratings.service import RatingService
 from decklab.server.retention import RetentionSweep
 from decklab.server.service import TableService
