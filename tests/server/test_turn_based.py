@@ -194,3 +194,37 @@ def test_the_api_makes_a_turn_based_table(client: TestClient) -> None:
     assert refused.status_code == 400 and refused.json()["error"]["code"] == "bad_request"
     short = {**body, "turn": {"move_s": 5}}
     assert client.post("/api/tables", json=short).status_code in (400, 422)
+
+
+def test_my_games_shows_a_turn_based_seats_deadline_nearest_first(client: TestClient) -> None:
+    """Someone who plays over days sees, on any device, which tables wait for them and
+    until when: their turn first, the nearest deadline first."""
+    from .accountdrive import page, signup
+
+    me = signup(client, "dana")
+    made = {}
+    for move_s in (86_400, 3_600):  # a day, then an hour: the hour's table is more urgent
+        body = {"game": GAME, "players": 2, "turn": {"move_s": move_s, "on_deadline": "bot"}}
+        table = client.post("/api/tables", json=body, headers=page(me)).json()
+        for seat, nick in (("p1", "dana"), ("p2", "guest")):
+            headers = page(me) if seat == "p1" else {}
+            if seat == "p2":
+                saved = dict(client.cookies)
+                client.cookies.clear()
+            answer = client.post(
+                f"/api/tables/{table['id']}/join",
+                json={"seat": seat, "nickname": nick},
+                headers=headers,
+            )
+            assert answer.status_code == 200, answer.text
+            if seat == "p2":
+                client.cookies.update(saved)
+        made[move_s] = table["id"]
+    games = client.get("/api/me/games").json()["active"]
+    assert {g["table"] for g in games} == set(made.values())
+    for entry in games:
+        assert entry["turn"]["move_ms"] in (86_400_000, 3_600_000)
+        assert (entry["deadline"] is not None) == entry["your_turn"]
+    waiting = [g for g in games if g["your_turn"]]
+    assert len(waiting) == 2, games  # p1 moves first in this game: both wait for dana
+    assert waiting[0]["table"] == made[3_600] and waiting[0]["deadline"] < waiting[1]["deadline"]

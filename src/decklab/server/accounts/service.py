@@ -149,22 +149,31 @@ class AccountService:
             }
             if seat.status in ACTIVE:
                 to_move: list[str] = []
+                deadline: str | None = None
+                turn: dict[str, Any] | None = None
                 try:
                     table = await self.tables.table(seat.table_id)
                     if table.status == "playing" and not table.finished:
                         to_move = [seat_name(s) for s in table.state.to_act()]
+                    turn = table.turn
+                    if table.deadlines is not None:
+                        deadline = table.deadlines.public().get(seat_name(seat.seat))
                 except ServiceError:
                     pass
                 entry |= {
                     "to_move": to_move,
                     "your_turn": seat_name(seat.seat) in to_move,
                     "clock": seat.clock,
+                    # a turn-based table: its time per move, and this seat's deadline
+                    "turn": turn,
+                    "deadline": deadline,
                 }
                 active.append(entry)
             else:
                 entry["outcome"] = seat.outcome
                 finished.append(entry)
-        active.sort(key=lambda e: not e["your_turn"])
+        # your turn first, the nearest deadline first among those (ISO times sort as text)
+        active.sort(key=lambda e: (not e["your_turn"], e["deadline"] is None, e["deadline"] or ""))
         return {"active": active, "finished": finished}
 
     async def claim(
