@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from conftest import chromium
+from browsers import chromium
 
 
 @pytest.fixture(scope="module")

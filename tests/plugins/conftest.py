@@ -88,6 +88,6 @@ def browser() -> Iterator[Any]:
     """A Chromium of this module's own: this folder is collected before ``tests/server``,
     and an open synchronous Playwright would leave its event loop running under every
     later test of the worker (see ``tests/conftest.py``'s ``chromium``)."""
-    from conftest import chromium
+    from browsers import chromium
 
     yield from chromium()

@@ -46,7 +46,8 @@ def test_a_person_plays_goofspiel_against_greedy_in_the_browser(
             page,
             live,
             "goofspiel",
-            {"p1": "you", "p2": "bot:casual"},  # casual: the greedy player, **{"#opt-cards": "6"}
+            {"p1": "you", "p2": "bot:casual"},  # casual: the greedy player
+            **{"#opt-cards": "6"},
         )
         rng = random.Random(3)
         moves = 0

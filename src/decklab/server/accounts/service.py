@@ -77,7 +77,12 @@ class AccountService:
         return account, await self.open_session(account, "password")
 
     async def login(self, username: str, password: str) -> tuple[AccountRow, str]:
-        account = await asyncio.to_thread(self.store.by_name, name_key(username))
+        # a name no account can have is looked up nowhere (the hash is still checked, so
+        # the answer takes as long as for any unknown name)
+        possible = check_username(username.strip()) is None
+        account = (
+            await asyncio.to_thread(self.store.by_name, name_key(username)) if possible else None
+        )
         stored = account.password_hash if account is not None else None
         good = await asyncio.to_thread(passwords.verify, stored, password)
         if account is None or not good:

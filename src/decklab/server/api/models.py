@@ -4,11 +4,34 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+def _has_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return any(_has_nul(v) for v in value)
+    if isinstance(value, BaseModel):
+        return any(_has_nul(v) for _, v in value)
+    return False
 
 
 class Strict(BaseModel):
+    """A request body: no field it does not name, and no NUL character in any text.
+
+    No text a person types holds a NUL, and PostgreSQL cannot store one: refused here
+    (422), it never reaches the database as a 503."""
+
     model_config = ConfigDict(extra="forbid")
+
+    @model_validator(mode="after")
+    def _no_nul(self) -> Strict:
+        if _has_nul(dict(self)):
+            raise ValueError("text may not contain a NUL character")
+        return self
 
 
 class OptionSpec(BaseModel):
