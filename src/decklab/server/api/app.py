@@ -27,7 +27,17 @@ from decklab.server.accounts.service import AccountService
 from decklab.server.api import errors
 from decklab.server.api.models import ErrorOut
 from decklab.server.api.origin import HostCheck, SitePolicy
-from decklab.server.api.routes import accounts, bot, friends, games, ratings, stats, tables, web
+from decklab.server.api.routes import (
+    accounts,
+    bot,
+    friends,
+    games,
+    quickplay,
+    ratings,
+    stats,
+    tables,
+    web,
+)
 from decklab.server.api.security import Hygiene, WindowLimit
 from decklab.server.api.session import CsrfGuard
 from decklab.server.bots import BotPool
@@ -35,6 +45,7 @@ from decklab.server.config import Settings
 from decklab.server.heap import HeapPolicy
 from decklab.server.limits import install as install_limits
 from decklab.server.live import router as live_router
+from decklab.server.quickplay import QuickPlay
 from decklab.server.ratings.service import RatingService
 from decklab.server.retention import RetentionSweep
 from decklab.server.service import TableService
@@ -43,6 +54,7 @@ from decklab.server.store.bot_tokens import BotTokenStore
 from decklab.server.store.db import default_url, is_postgres, make_engine, upgrade
 from decklab.server.store.friends import FriendStore
 from decklab.server.store.queries import Store
+from decklab.server.store.quickplay import QuickPlayStore
 from decklab.server.store.ratings import RatingStore
 
 log = logging.getLogger("decklab.server")
@@ -93,6 +105,8 @@ def create_app(
             FriendStore(store.engine), app.state.accounts.store, service
         )
         await app.state.ratings.start()
+        app.state.quickplay = QuickPlay(QuickPlayStore(store.engine), service)
+        await app.state.quickplay.start()
         metrics.watch(service)
         retention = RetentionSweep(store, settings)
         retention.start()
@@ -104,6 +118,7 @@ def create_app(
                 probe.cancel()
                 trace.dump()
             await retention.stop()
+            await app.state.quickplay.close()
             await service.close()
             store.close()
             if own_pool:
@@ -164,6 +179,7 @@ def create_app(
     app.include_router(bot.router)
     app.include_router(ratings.router)
     app.include_router(friends.router)
+    app.include_router(quickplay.router)
     app.include_router(live_router)
     app.include_router(metrics.router)
     web.install(app)
