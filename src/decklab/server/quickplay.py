@@ -111,6 +111,7 @@ class QuickPlay:
         self._due: list[tuple[float, str]] = []
         self._changed = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._closed = False
 
     async def start(self) -> None:
         """Set the alarm of every quick-play table still waiting (after a restart too)."""
@@ -119,6 +120,10 @@ class QuickPlay:
         self._task = asyncio.create_task(self._loop())
 
     async def close(self) -> None:
+        # The flag too: a cancel that comes as the loop's wait ends is swallowed by
+        # Python 3.11's wait_for, and the loop must still stop.
+        self._closed = True
+        self._changed.set()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -195,7 +200,7 @@ class QuickPlay:
 
     async def _loop(self) -> None:
         """Sleep until the earliest deadline (or a new one), then fill what is due."""
-        while True:
+        while not self._closed:
             wait = 3600.0 if not self._due else self._due[0][0] - self.service.wall()
             if wait > 0:
                 self._changed.clear()
