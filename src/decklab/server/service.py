@@ -651,6 +651,74 @@ class TableService:
             self.hub.publish(table, "remove", {"seat": seat_name(seat)})
         return seat
 
+    async def seat_bots(self, table_id: str, spec: str) -> str:
+        """Give every open seat of a waiting table to the bot ``spec``, which starts the
+        game (quick play's fill deadline). A table nobody sits at is discarded instead
+        (``expired``: out of the lobby, closed to joining), as bots alone play for nobody.
+        Returns the table's status after: ``playing``, ``expired``, or whatever it was
+        when it was no longer waiting (then nothing changed)."""
+        self._check_bot(spec)
+        table = await self.table(table_id)
+        async with table.lock:
+            table = await self._fresh(table)
+            if table.status != "waiting":
+                return table.status
+            if not any(seat.kind == "human" for seat in table.seats):
+                await self._commit(table, table_values={"status": "expired"})
+                table.status = "expired"
+                self.hub.publish(table, "update", {})
+                return "expired"
+            empty = [index for index, seat in enumerate(table.seats) if seat.kind == "open"]
+            await self._commit(
+                table,
+                seats=[SeatChange(i, {"kind": "bot", "bot_spec": spec}) for i in empty],
+                table_values={"status": "playing"},
+            )
+            for index in empty:
+                table.seats[index].kind, table.seats[index].bot_spec = "bot", spec
+            table.status = "playing"
+            table.run_deadlines(self.wall())
+            self.hub.publish(table, "join", {"seats": [seat_name(i) for i in empty], "bot": spec})
+            self.hub.notice(table, "start", {})
+        await self.coordinator.claim(table.id)
+        self.expect_bot_accounts(table)
+        self._schedule(table)
+        return "playing"
+
+    async def free_seat(self, table_id: str, token: str | None) -> str:
+        """Leave a table before its game starts: the seat is open again for someone else
+        (quick play). A table left with no person is discarded (``expired``). Returns the
+        table's status after. Once the game has started, leaving is :meth:`leave`."""
+        table = await self.table(table_id)
+        seat = await self._seat_for(table, token)
+        async with table.lock:
+            table = await self._fresh(table)
+            if table.status != "waiting":
+                raise ServiceError(
+                    "started", "the game has started: leave it from its table instead", 409
+                )
+            if table.seats[seat].kind != "human" or table.seat_of(token) != seat:
+                raise ServiceError("forbidden", "that token holds no seat here", 403)
+            alone = not any(
+                other.kind == "human" for i, other in enumerate(table.seats) if i != seat
+            )
+            opened = {
+                "kind": "open",
+                "nickname": None,
+                "token_hash": None,
+                "account_id": None,
+                "token_salt": None,
+                "bot_account": False,
+            }
+            status = "expired" if alone else "waiting"
+            await self._commit(
+                table, seats=[SeatChange(seat, opened)], table_values={"status": status}
+            )
+            table.seats[seat] = Seat("open")
+            table.status = status
+            self.hub.publish(table, "update", {"left": seat_name(seat)})
+        return status
+
     def expect_bot_accounts(self, table: LiveTable) -> None:
         """The seats of bot accounts whose program is not connected start their grace
         period: a table never waits for a program that does not come (the stand-in bot

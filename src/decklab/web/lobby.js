@@ -4,6 +4,7 @@ import { h, fill } from "./dom.js";
 import { api, games, keepSeat, nickname, setNickname } from "./api.js";
 import { BOT_LEVELS, seatLabel, link } from "./common.js";
 import { currentUser } from "./account.js";
+import { quickPlayBox } from "./quickplay.js";
 
 // Ruling ids in parentheses, e.g. "(F1)", "(F1, F2)" or "(N8; default: …)": for the
 // rules page, not for a form (a remark after the ids repeats what the form says).
@@ -65,6 +66,7 @@ export class LobbyPage {
     document.title = "decklab — card games";
     this.games = await games();
     this.tablesEl = h("div.table-list", { "aria-live": "polite" });
+    this.waitingEl = h("section.panel.quickplay-waiting", { "aria-live": "polite" });
     this.formEl = h("form.create", { novalidate: true, onsubmit: (ev) => this.create(ev) });
     fill(this.root,
       h("h1", { tabindex: "-1" }, "decklab"),
@@ -81,7 +83,9 @@ export class LobbyPage {
             g.simultaneous ? " · everyone plays at once" : "", g.hidden_information ? " · hidden cards" : ""),
           h("p", {}, g.summary),
           h("p.buttons", {}, link(`/rules/${g.name}`, `Rules of ${g.title}`), " ",
-            h("button", { type: "button", "data-new": g.name, onclick: () => this.choose(g.name, true) }, `New ${g.title} table`)))))),
+            h("button", { type: "button", "data-new": g.name, onclick: () => this.choose(g.name, true) }, `New ${g.title} table`)),
+          quickPlayBox(g, this.waitingEl))))),
+      this.waitingEl,
       h("section.panel", { "aria-labelledby": "create-h" }, h("h2#create-h", {}, "Create a table"), this.formEl),
       h("section.panel", { "aria-labelledby": "tables-h" }, h("h2#tables-h", {}, "Public tables"), this.tablesEl),
       h("section.panel", { "aria-labelledby": "bylink-h" },
@@ -98,6 +102,7 @@ export class LobbyPage {
 
   stop() {
     clearInterval(this.timer);
+    clearInterval(this.waitingEl?._qpTimer);
   }
 
   choose(name, focus) {

@@ -34,6 +34,7 @@ from decklab.server.api.routes import (
     games,
     moderation,
     notify,
+    quickplay,
     ratings,
     stats,
     tables,
@@ -49,6 +50,7 @@ from decklab.server.live import router as live_router
 from decklab.server.moderation import BanGuard, ModerationService
 from decklab.server.notify.service import Notifier
 from decklab.server.notify.store import OutboxStore
+from decklab.server.quickplay import QuickPlay
 from decklab.server.ratings.service import RatingService
 from decklab.server.retention import RetentionSweep
 from decklab.server.service import TableService
@@ -58,6 +60,7 @@ from decklab.server.store.db import default_url, is_postgres, make_engine, upgra
 from decklab.server.store.friends import FriendStore
 from decklab.server.store.moderation import ModerationStore
 from decklab.server.store.queries import Store
+from decklab.server.store.quickplay import QuickPlayStore
 from decklab.server.store.ratings import RatingStore
 
 log = logging.getLogger("decklab.server")
@@ -115,6 +118,8 @@ def create_app(
         app.state.moderation = ModerationService(ModerationStore(store.engine), service, settings)
         await app.state.moderation.start()
         app.state.friends.blocked = app.state.moderation.blocks
+        app.state.quickplay = QuickPlay(QuickPlayStore(store.engine), service)
+        await app.state.quickplay.start()
         metrics.watch(service)
         retention = RetentionSweep(store, settings)
         retention.start()
@@ -127,6 +132,7 @@ def create_app(
                 trace.dump()
             await retention.stop()
             await notifier.close()
+            await app.state.quickplay.close()
             await service.close()
             store.close()
             if own_pool:
@@ -191,6 +197,7 @@ def create_app(
     app.include_router(friends.router)
     app.include_router(notify.router)
     app.include_router(moderation.router)
+    app.include_router(quickplay.router)
     app.include_router(live_router)
     app.include_router(metrics.router)
     web.install(app)

@@ -389,3 +389,22 @@ class AddressBanRow(Base):
 
     address: Mapped[str] = mapped_column(String(64), primary_key=True)
     created_at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class QuickPlayRow(Base):
+    """A quick-play table's terms while it fills: what a newcomer must ask for to be seated
+    at it, and the wall-clock second at which its empty seats go to bots (kept, so that a
+    restart keeps the promise "never waits past its deadline")."""
+
+    __tablename__ = "quickplay"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    game: Mapped[str] = mapped_column(String(64), index=True)
+    min_players: Mapped[int] = mapped_column(Integer)
+    max_players: Mapped[int] = mapped_column(Integer)
+    level: Mapped[str] = mapped_column(String(32))
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    deadline: Mapped[float] = mapped_column(Float)
+    """Wall-clock seconds (``TableService.wall``)."""
