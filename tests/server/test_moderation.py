@@ -47,7 +47,14 @@ def _as(client: TestClient, who: Person | None, method: str, path: str, **kw: An
 
 
 def _admin(database_url: str, *args: str) -> Any:
-    return CliRunner().invoke(cli_app, ["admin", *args, "--database", database_url])
+    """``decklab admin``; the positional arguments after ``--``, as a table id may begin
+    with ``-`` (ids are URL-safe base64)."""
+    command, *rest = args
+    options = [a for a in rest if a.startswith("--")]
+    values = [a for a in rest if not a.startswith("--")]
+    return CliRunner().invoke(
+        cli_app, ["admin", command, *options, "--database", database_url, "--", *values]
+    )
 
 
 def _count(database_url: str, model: type, *where: Any) -> int:

@@ -155,8 +155,12 @@ def test_shortcuts_undo_hint_and_the_move_list(page: Any, live: LiveServer) -> N
     page.keyboard.press("h")
     page.wait_for_selector(".hint strong", timeout=30000)
     page.keyboard.press("m")
-    page.wait_for_function("document.querySelector('.all-moves').open")
-    assert page.evaluate("document.activeElement.matches('.all-moves button[data-action]')")
+    # the list opens (it may be open already) and focus lands on its first move, once
+    # the page has drawn it
+    page.wait_for_function(
+        "() => document.querySelector('.all-moves').open"
+        " && document.activeElement.matches('.all-moves button[data-action]')"
+    )
 
 
 def test_other_seats_moves_are_announced(page: Any, live: LiveServer) -> None:

@@ -671,6 +671,14 @@ export class TablePage {
       this.restoreFocus(focus);
     }
     this.focusNext = false;
+    // Nothing has focus (the page just opened, or what had it was redrawn away) and it is
+    // your move: the table takes it, so a keyboard player starts on the cards, not at the
+    // top of the page. Focus someone put elsewhere is never taken.
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (lost && legal.length && !f.terminal && !this.pending) {
+      const stop = [...this.root.querySelectorAll(TARGETS)].find((el) => el.getAttribute("tabindex") === "0");
+      if (stop) stop.focus({ preventScroll: true });
+    }
   }
 
   tableFocused(mark) {
