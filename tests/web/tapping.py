@@ -69,8 +69,32 @@ def _selector(kind: str, a: str, b: str | None) -> str:
     return f'.felt .card-btn[data-key="{a}"], .felt .zone-btn[data-key="{a}"]:not([data-part])'
 
 
-def tap_move(page: Page, action: str) -> int:
-    """Play ``action`` by taps on the table alone; returns how many taps it took."""
+CORNERS = """
+() => {
+  // a person taps the part of a card that shows, its top-left corner on a fan: while a
+  // move is half made, every other target there is still the one hit (a chosen card's
+  // lifted picture or its badge must not lie over a neighbour's corner)
+  const out = [];
+  for (const el of document.querySelectorAll('.felt .card-btn[data-key], .felt .zone-btn[data-key]')) {
+    if (!el.checkVisibility() || el.getAttribute('aria-pressed') === 'true') continue;
+    // brought out from under the docked hand first, as a person scrolls to it
+    el.scrollIntoView({ block: 'center' });
+    const r = el.getBoundingClientRect();
+    const dock = document.querySelector('.dock');
+    if (dock && !dock.contains(el) && r.top + 6 >= dock.getBoundingClientRect().top) continue;
+    const hit = document.elementFromPoint(r.left + 4, r.top + 6);
+    if (hit && !(hit === el || el.contains(hit)) && hit.closest('.felt'))
+      out.push(`${el.dataset.key}: its corner hits ${hit.outerHTML.slice(0, 90)}`);
+  }
+  return out;
+}
+"""
+
+
+def tap_move(page: Page, action: str, check: bool = False) -> int:
+    """Play ``action`` by taps on the table alone; returns how many taps it took. With
+    ``check``, every step of a half-made move is checked for targets hidden under
+    another (``CORNERS``)."""
     words = action.split()
     before = version(page)
     played = page.evaluate("window.decklabTable.played || 0")
@@ -93,6 +117,12 @@ def tap_move(page: Page, action: str) -> int:
             played,
         ):
             break
+        if check:
+            page.evaluate(SETTLED)
+            hidden = page.evaluate(CORNERS)
+            if hidden:
+                page.screenshot(path="/tmp/wp/fail-corners.png")
+            assert not hidden, f"{action!r} after {taps} tap(s): {hidden[:4]}"
     page.wait_for_function(
         """([v, n]) => {
             const t = window.decklabTable;
@@ -163,5 +193,5 @@ def play_game_by_taps(page: Page, rng: random.Random, check: bool = True) -> lis
         if check:
             check_geometry(page, f"move {len(counts) + 1}")
         action = rng.choice(offered(page))
-        counts.append(tap_move(page, action))
+        counts.append(tap_move(page, action, check))
     return counts
