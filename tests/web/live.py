@@ -7,6 +7,7 @@ server's true state (``service``) to check what the browser must not show.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import socket
@@ -14,6 +15,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -41,10 +43,38 @@ def free_port() -> int:
     raise RuntimeError("no free port found")
 
 
-class LiveServer:
-    """``with LiveServer(folder) as server:`` — the server runs until the block ends."""
+class Wall:
+    """A wall clock a test moves by hand (turn-based deadlines, mail batching): pass it
+    as ``LiveServer(..., wall=Wall())`` and call :meth:`LiveServer.advance`."""
 
-    def __init__(self, folder: Path, pool: BotPool | None = None, **settings: Any) -> None:
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server, keeping the event loop it runs in (to call into it)."""
+
+    loop: asyncio.AbstractEventLoop | None = None
+
+    async def serve(self, sockets: list[socket.socket] | None = None) -> None:
+        self.loop = asyncio.get_running_loop()
+        await super().serve(sockets)
+
+
+class LiveServer:
+    """``with LiveServer(folder) as server:`` — the server runs until the block ends.
+    ``wall``: the service's wall clock (turn-based deadlines, mail), for a test to move."""
+
+    def __init__(
+        self,
+        folder: Path,
+        pool: BotPool | None = None,
+        wall: Wall | None = None,
+        **settings: Any,
+    ) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         options = {"grace_s": 30.0, "heartbeat_s": 5.0, "tables_per_window": 10000, **settings}
@@ -53,7 +83,8 @@ class LiveServer:
         config = uvicorn.Config(
             self.app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on"
         )
-        self.server = uvicorn.Server(config)
+        self.wall = wall
+        self.server = _Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def __enter__(self) -> LiveServer:
@@ -63,6 +94,8 @@ class LiveServer:
             if time.monotonic() > deadline or not self.thread.is_alive():
                 raise RuntimeError("the live server did not start")
             time.sleep(0.05)
+        if self.wall is not None:  # before any table: every deadline counts from it
+            self.service.wall = self.wall
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -73,6 +106,18 @@ class LiveServer:
     def service(self) -> TableService:
         service: TableService = self.app.state.service
         return service
+
+    def in_loop(self, call: Callable[[], Coroutine[Any, Any, Any]]) -> Any:
+        """Run ``call()`` (a coroutine) in the server's event loop and wait for it."""
+        assert self.server.loop is not None
+        return asyncio.run_coroutine_threadsafe(call(), self.server.loop).result(30)
+
+    def advance(self, seconds: float) -> None:
+        """Move the injected wall clock on; the server's own deadline loop then applies
+        whatever fell due (nothing here runs the deadlines for it)."""
+        assert self.wall is not None and self.server.loop is not None
+        self.wall.now += seconds
+        self.server.loop.call_soon_threadsafe(self.service.wall_moved)
 
     # ------------------------------------------------------------ REST helpers
     def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:

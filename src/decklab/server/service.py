@@ -1077,6 +1077,11 @@ class TableService:
         if first is None or due < first:
             self._due_changed.set()
 
+    def wall_moved(self) -> None:
+        """The wall clock jumped (a step of the system clock, or a test's injected one):
+        look at the deadlines again now rather than at the end of the current sleep."""
+        self._due_changed.set()
+
     async def _deadlines_loop(self) -> None:
         """One task for every turn-based table's deadlines: it sleeps until the earliest
         (an idle table costs a heap entry, no task and no CPU), then applies the policy
