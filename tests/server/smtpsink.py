@@ -36,6 +36,13 @@ class Sink:
         while len(self.mails) < count and time.monotonic() < deadline:
             time.sleep(0.02)
 
+    def wait_to(self, address: str, limit_s: float = 10.0) -> list[EmailMessage]:
+        """The mails to ``address``, once there is at least one (or the limit passed)."""
+        deadline = time.monotonic() + limit_s
+        while not self.to(address) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return self.to(address)
+
 
 def free_port() -> int:
     with socket.socket() as s:

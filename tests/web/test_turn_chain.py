@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server.smtpsink import Sink, smtp_sink  # the tests' folder is on the path
 
 from decklab.engine.state import seat_name
 from decklab.server.bots import BotPool
+from server.smtpsink import Sink, smtp_sink  # the tests' folder is on the path
 
 from .live import LiveServer, Wall
 from .ui import ready
@@ -124,6 +124,13 @@ def _movers(table: Any) -> list[int]:
     return [e.actor for e in table.entries if e.actor >= 0]
 
 
+def _due(table: Any, seat: int) -> float:
+    """The seat's deadline (wall-clock seconds) at a turn-based table."""
+    assert table.deadlines is not None and seat in table.deadlines.due, "no deadline"
+    due: float = table.deadlines.due[seat]
+    return due
+
+
 def _click_a_move(page: Any) -> None:
     before = int(page.get_attribute(".felt-wrap", "data-version") or -1)
     if not page.evaluate("() => document.querySelector('.all-moves').open"):
@@ -192,7 +199,7 @@ def test_a_turn_based_game_over_days_end_to_end(
 
         with _server_log() as log:
             # a second before the deadline: the seat still waits
-            live.advance(table.deadlines.due[late] - live.wall.now - 1)  # type: ignore[union-attr]
+            live.advance(_due(table, late) - live.wall.now - 1)
             assert live.in_loop(live.service.run_deadlines) == []
             assert table.version == start
             # past it, as many times as the away seat's turn has steps: the server's own
@@ -201,7 +208,7 @@ def test_a_turn_based_game_over_days_end_to_end(
             while late in table.state.to_act():
                 assert played < 6, "the away seat's turn did not end"
                 version = table.version
-                live.advance(table.deadlines.due[late] - live.wall.now + 1)  # type: ignore[union-attr]
+                live.advance(_due(table, late) - live.wall.now + 1)
                 _wait_version_past(pages[other], version)
                 assert _movers(table)[-1] == late
                 played += 1
@@ -219,8 +226,7 @@ def test_a_turn_based_game_over_days_end_to_end(
         # now it is the other's turn: their tab's title says so ...
         pages[other].wait_for_function(TITLE_MINE)
         # ... and they are mailed, once, with the link to the table and no card
-        sink.wait(len(sink.mails) + 1)
-        mails = sink.to(address[other])
+        mails = sink.wait_to(address[other])
         assert len(mails) == 1, [m["Subject"] for m in mails]
         mail = mails[0]
         assert mail["To"] == address[other]
@@ -230,9 +236,10 @@ def test_a_turn_based_game_over_days_end_to_end(
         assert f"/table/{table_id}" in text and f"Hello {names[other]}," in text
         said = (str(mail["Subject"]) + "\n" + text).replace(table_id, "")
         assert CARD.search(said) is None, said
-        hands = table.state.view(late)["hands"][seat_name(late)] + table.state.view(other)[
-            "hands"
-        ][seat_name(other)]
+        hands = (
+            table.state.view(late)["hands"][seat_name(late)]
+            + table.state.view(other)["hands"][seat_name(other)]
+        )
         assert hands and not any(re.search(rf"\b{card}\b", said) for card in hands)
 
         # they move on their page: the title goes back once the turn has passed

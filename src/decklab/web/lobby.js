@@ -154,24 +154,42 @@ export class LobbyPage {
     const g = this.game;
     const err = this.formEl.querySelector("#players-err");
     if (err) err.textContent = Number.isInteger(n) && n >= g.min_players && n <= g.max_players ? "" : `${g.title} is for ${g.min_players} to ${g.max_players} players.`;
-    const keep = [...this.seatsEl.querySelectorAll("select")].map((s) => s.value);
+    const keep = [...this.seatsEl.querySelectorAll(".seat-field")].map((f) => ({ choice: f.querySelector("select").value, name: f.querySelector("input.seat-account").value }));
     fill(this.seatsEl, h("legend", {}, "Seats"));
     const count = Number.isInteger(n) ? Math.max(g.min_players, Math.min(g.max_players, n)) : g.default_players;
     for (let i = 1; i <= count; i++) {
-      const choice = keep[i - 1] || (i === 1 ? "you" : "bot:casual");
+      const kept = keep[i - 1] || {};
+      const choice = kept.choice || (i === 1 ? "you" : "bot:casual");
+      // a registered bot account (docs/server.md, "Bot accounts"): named here, checked by the server
+      const account = h("input.seat-account", { id: `seat-${i}-account`, type: "text", maxlength: 32, autocomplete: "off", value: kept.name || null,
+        placeholder: "bot account's name", "aria-label": `p${i}: bot account's name`, "aria-describedby": `seat-${i}-err`, hidden: choice === "account" ? null : true });
       this.seatsEl.append(h("div.field.seat-field", {},
         h("label", { for: `seat-${i}` }, `p${i}`),
-        h("select", { id: `seat-${i}`, "data-seat": `p${i}` },
+        h("select", { id: `seat-${i}`, "data-seat": `p${i}`, onchange: (ev) => { account.hidden = ev.target.value !== "account"; if (!account.hidden) account.focus(); } },
           h("option", { value: "you", selected: choice === "you" ? true : null }, "you"),
           h("option", { value: "open", selected: choice === "open" ? true : null }, "open for a person"),
-          BOT_LEVELS.map((b) => h("option", { value: `bot:${b.spec}`, selected: choice === `bot:${b.spec}` ? true : null }, `${b.label} bot`)))));
+          BOT_LEVELS.map((b) => h("option", { value: `bot:${b.spec}`, selected: choice === `bot:${b.spec}` ? true : null }, `${b.label} bot`)),
+          h("option", { value: "account", selected: choice === "account" ? true : null }, "bot account…")),
+        account,
+        h("span.field-error", { id: `seat-${i}-err`, role: "alert" })));
     }
+  }
+
+  /** One seat of the request body; a bot account's seat without a name goes to ``errors``. */
+  seatBody(field, errors) {
+    const value = field.querySelector("select").value;
+    if (value.startsWith("bot:")) return { kind: "bot", bot: value.slice(4) };
+    if (value !== "account") return { kind: "open" };
+    const name = field.querySelector("input.seat-account").value.trim();
+    if (!name) errors[field.querySelector("select").id] = "Name the bot account to seat.";
+    return { kind: "account", name };
   }
 
   showErrors(errors) {
     for (const el of this.formEl.querySelectorAll(".field-error")) el.textContent = "";
     for (const [field, message] of Object.entries(errors)) {
-      const target = this.formEl.querySelector(field === "players" ? "#players-err" : field === "deal" ? "#deal-err" : field === "turn" ? "#turn-err" : `#opt-${CSS.escape(field)}-err`);
+      const target = this.formEl.querySelector(field === "players" ? "#players-err" : field === "deal" ? "#deal-err" : field === "turn" ? "#turn-err"
+        : /^seat-\d+$/.test(field) ? `#${field}-err` : `#opt-${CSS.escape(field)}-err`);
       if (target) target.textContent = message;
     }
   }
@@ -200,8 +218,9 @@ export class LobbyPage {
     }
     const n = this.playerCount();
     if (!Number.isInteger(n) || n < g.min_players || n > g.max_players) errors.players = `${g.title} is for ${g.min_players} to ${g.max_players} players.`;
-    const seats = [...this.seatsEl.querySelectorAll("select")].map((s) => s.value);
-    const body = { game: g.name, players: seats.length, options, seats: seats.map((v) => (v.startsWith("bot:") ? { kind: "bot", bot: v.slice(4) } : { kind: "open" })) };
+    const fields = [...this.seatsEl.querySelectorAll(".seat-field")];
+    const seats = fields.map((f) => f.querySelector("select").value);
+    const body = { game: g.name, players: seats.length, options, seats: fields.map((f) => this.seatBody(f, errors)) };
     const publicBox = this.formEl.querySelector("#public");
     body.public = publicBox ? publicBox.checked : false;
     const ratedBox = this.formEl.querySelector("#rated");
@@ -251,13 +270,25 @@ export class LobbyPage {
       window.decklabNavigate(`/table/${table.id}`);
     } catch (e) {
       const m = /option (\w+)/.exec(e.message) || /has no option '(\w+)'/.exec(e.message);
-      if (m && this.formEl.querySelector(`#opt-${CSS.escape(m[1])}-err`)) {
+      const bot = this.badBotSeat(e.message, body);
+      if (bot) {
+        this.showErrors({ [bot]: e.message });
+        out.textContent = "Please correct the fields marked above.";
+      } else if (m && this.formEl.querySelector(`#opt-${CSS.escape(m[1])}-err`)) {
         this.showErrors({ [m[1]]: e.message });
         out.textContent = "Please correct the fields marked above.";
       } else {
         out.textContent = e.message;
       }
     }
+  }
+
+  /** The seat field ("seat-2") of the bot account the server refused, if it names one. */
+  badBotSeat(message, body) {
+    const m = /^(['"])(.*)\1 is not a bot account/.exec(message);
+    if (!m) return null;
+    const index = body.seats.findIndex((s) => s.kind === "account" && s.name.trim() === m[2]);
+    return index >= 0 ? `seat-${index + 1}` : null;
   }
 
   async refresh() {
