@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from .live import LiveServer
+from .test_accessibility import violations
 from .ui import ready
 
 GAME = "lonely-face"
@@ -85,6 +86,7 @@ def test_the_lobby_seats_a_bot_account_or_says_why_not(
     assert "'nobody' is not a bot account" in page.inner_text("#seat-2-err")
     assert page.inner_text("#create-error") == "Please correct the fields marked above."
     assert page.url.rstrip("/") == live.base and len(live.service.tables) == made_before
+    assert violations(page) == []  # the name field and its error, as shown
     # the bot account's name (any case): made, the account in seat p2
     page.fill("#seat-2-account", "Robo")
     page.click("button.primary")
