@@ -236,3 +236,29 @@ def test_my_games_shows_a_turn_based_seats_deadline_nearest_first(client: TestCl
     assert waiting[:2] == [hour, day], games  # the hour's deadline is nearer: first
     first = next(g for g in games if g["table"] == hour)
     assert first["deadline"] < next(g for g in games if g["table"] == day)["deadline"]
+
+
+async def test_a_deadline_nobody_can_apply_is_retried_not_spun(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A late seat whose policy cannot be applied now (no bot workers) is looked at
+    again after a pause: the deadline task must not spin the CPU re-running it."""
+    wall = Wall()
+    async with _service(database_url, None, wall) as service:
+        table_id, _ = await _turn_table(service, "bot")
+        runs = 0
+        real = service.run_deadlines
+
+        async def counted() -> list[tuple[str, str]]:
+            nonlocal runs
+            runs += 1
+            if runs > 50:  # a spinning task never yields: break it so the test can fail
+                raise RuntimeError("spinning")
+            return await real()
+
+        monkeypatch.setattr(service, "run_deadlines", counted)
+        wall.now += 2 * HOUR
+        service.wall_moved()
+        await asyncio.sleep(1.2)
+        assert 1 <= runs <= 5, f"the deadline task ran {runs} times in 1.2 s"
+        assert (await service.table(table_id)).actions == 0

@@ -1094,9 +1094,14 @@ class TableService:
                     await asyncio.wait_for(self._due_changed.wait(), min(wait, 3600.0))
                 continue
             try:
-                await self.run_deadlines()
+                applied = await self.run_deadlines()
             except Exception:
                 log.exception("turn-based deadlines failed")
+                await asyncio.sleep(BOT_RETRY_S)
+                continue
+            if not applied and self._due and self._due[0][0] <= self.wall():
+                # a late seat whose policy cannot be applied now (no bot workers): look
+                # again after a pause rather than spinning on the same past deadline
                 await asyncio.sleep(BOT_RETRY_S)
 
     async def run_deadlines(self) -> list[tuple[str, str]]:
