@@ -59,10 +59,8 @@ class ExpertAgent(Agent):
         expert = game_function(type(state), "expert", "expert_action")
         if expert is None:
             if game_greedy(type(state)) is not None:
-                found = self.search.hint(state, seat)
-                return explained(state, seat, found, unit="", lower_is_better=False)
-            found = self.fallback.hint(state, seat)
-            return explained(state, seat, found, lower_is_better=False)
+                return self.search.hint(state, seat)  # explained by the search itself
+            return self.fallback.hint(state, seat)  # explained by greedy itself
         return explained(
             state, seat, self._own(expert, state, seat), lower_is_better=state.info.lower_is_better
         )
