@@ -90,8 +90,19 @@ def test_every_agent_that_gives_hints_explains_them(game: str, n: int, spec: str
         words = explain(state.view(seat), hint.text, hint.runner_up or None)
         assert words and str(hint.explanation).startswith(str(words)), hint
         if hint.runner_up:
-            assert hint.margin is not None and hint.runner_up in hint.values
+            assert hint.margin is not None and hint.runner_up in [
+                state.action_to_string(seat, a) for a in state.legal_actions(seat)
+            ]
         assert make_agent(spec).choose(state, seat) == hint.action
+        # a hint leaves the agent's later moves as they were
+        asked, plain = make_agent(spec), make_agent(spec)
+        asked.hint(state, seat)
+        plain.choose(state, seat)
+        after = state.clone()
+        after.apply(seat, hint.action)
+        if after.to_act() and not after.is_terminal():
+            nxt = after.to_act()[0]
+            assert asked.choose(after, nxt) == plain.choose(after, nxt)
 
 
 @pytest.mark.parametrize(("game", "n", "spec"), CASES, ids=CASE_IDS)

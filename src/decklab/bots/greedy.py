@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Final, cast
 
 from decklab.bots.base import (
@@ -136,25 +137,34 @@ class GreedyAgent(Agent):
         """The move, explained (:mod:`decklab.bots.explain`) against the next best by the
         game's own ratings (``action_values``) or by the lookahead's change in score.
 
-        The ratings are asked after the move is chosen, so that a hint draws the move
-        exactly as :meth:`choose` does."""
+        The ratings are asked after the move is chosen and on a copy of the random
+        source, so that a hint draws the move exactly as :meth:`choose` does and
+        leaves the agent's later moves as they were."""
         action, sample, values = self._move(state, seat)
         text = state.action_to_string(seat, action)
         title = state.info.title
         if sample is None and not values:
             return Hint(action, text, "the only legal action")
         if sample is not None:
+            # The game's ratings, on a copy of the agent's random source: a hint must
+            # leave the moves the agent plays next as they were.
             rate = game_values(type(state))
-            ratings = dict(rate(sample, seat, self.rng)) if rate is not None else {}
+            aside = random.Random()
+            aside.setstate(self.rng.getstate())
+            ratings = dict(rate(sample, seat, aside)) if rate is not None else {}
             if ratings:  # its own move stands first: the others are said against it
                 ratings[action] = max(ratings.get(action, -math.inf), *ratings.values())
-            hint = Hint(
+            rated = Hint(
                 action,
                 text,
                 f"{title}'s own rule-based player chose it",
                 values={state.action_to_string(seat, a): float(v) for a, v in ratings.items()},
             )
-            return explained(state, seat, hint, unit="rating points", lower_is_better=False)
+            said = explained(state, seat, rated, unit="rating points", lower_is_better=False)
+            # The ratings explain the move but did not choose it: kept out of ``values``,
+            # which other code reads as what the agent compared (the lab's restricted
+            # agent falls back on them).
+            return replace(said, values={})
         unit = state.info.score_unit
         why = "mode=lookahead" if self.mode == "lookahead" else f"{title} has no rule-based player"
         hint = Hint(
