@@ -35,7 +35,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from decklab.bots.greedy import game_function
+from decklab.bots.gamecode import game_function
 from decklab.bots.spec import format_spec, parse_spec
 from decklab.engine.errors import DecklabError
 from decklab.engine.registry import get_game
