@@ -13,8 +13,8 @@ import pytest
 from decklab.bots import make_agent
 from decklab.bots.base import Hint
 from decklab.bots.explain import explained, runner_up
-from decklab.bots.gamecode import game_function
 from decklab.engine import story
+from decklab.engine.gamecode import game_function
 from decklab.engine.registry import get_game
 from decklab.engine.state import GameState
 

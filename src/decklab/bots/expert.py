@@ -18,11 +18,11 @@ from typing import cast
 
 from decklab.bots.base import SEED, Agent, Hint, Param, make_rng, parse_params
 from decklab.bots.explain import explained
-from decklab.bots.gamecode import game_function
 from decklab.bots.greedy import GreedyAgent, game_greedy
 from decklab.bots.ismcts import GUIDED, IsmctsAgent
 from decklab.bots.ismcts import PARAMS as ISMCTS_PARAMS
 from decklab.bots.registry import register_agent
+from decklab.engine.gamecode import game_function
 from decklab.engine.state import GameState
 
 

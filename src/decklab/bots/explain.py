@@ -31,7 +31,7 @@ from dataclasses import replace
 from typing import Any, cast
 
 from decklab.bots.base import Hint
-from decklab.bots.gamecode import game_function
+from decklab.engine.gamecode import game_function
 from decklab.engine.state import GameState
 
 ExplainFn = Callable[[dict[str, Any], str, "str | None"], "str | None"]

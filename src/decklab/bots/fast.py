@@ -33,10 +33,10 @@ from typing import Final, cast
 
 from decklab.bots.base import SEED, Agent, Hint, Param, make_rng, parse_params
 from decklab.bots.explain import explained
-from decklab.bots.gamecode import game_function
 from decklab.bots.greedy import GreedyAgent, game_estimate, game_greedy, game_values
 from decklab.bots.registry import register_agent
 from decklab.bots.search import Tree, squash
+from decklab.engine.gamecode import game_function
 from decklab.engine.state import GameState, seat_name
 
 WIN_WEIGHT: Final = 0.3

@@ -27,8 +27,8 @@ from decklab.bots.base import (
     parse_params,
 )
 from decklab.bots.explain import explained
-from decklab.bots.gamecode import game_function
 from decklab.bots.registry import register_agent
+from decklab.engine.gamecode import game_function
 from decklab.engine.state import GameState
 
 GreedyFn = Callable[[GameState, int, random.Random], int]

@@ -1,9 +1,9 @@
 """Where a game's own functions are found: ``decklab.games.<package>.<module>.<function>``.
 
-The bots and the lab ask a game for its greedy player, its expert, its hint words
-or its lab hooks without naming it; the package comes from where the game's
-state class is defined. Apart from :mod:`decklab.bots.greedy` so that modules
-the greedy agent itself uses (:mod:`decklab.bots.explain`) can find game code too.
+The engine's stories and layouts, the bots and the lab ask a game for its story,
+its table, its greedy player, its expert, its hint words or its lab hooks without
+naming it; the package comes from where the game's state class is defined. One
+lookup for all of them, in the engine, the lowest layer that needs it.
 """
 
 from __future__ import annotations
