@@ -55,6 +55,7 @@ def test_explanations_name_the_move_and_the_runner_up_difference(
     with_runner_up = 0
     for state, seat in _decisions(game, n, 6):
         hint = make_agent(spec).hint(state, seat)
+        assert make_agent(spec).choose(state, seat) == hint.action  # playing skips the words
         said = hint.explanation
         assert said and not said.startswith(f"plays {hint.text}"), said  # the game's own words
         # the move's specifics: a card, cell, pile or value of its own notation

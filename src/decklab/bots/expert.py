@@ -52,6 +52,9 @@ class ExpertAgent(Agent):
         self.search.reseed(seed)
 
     def choose(self, state: GameState, seat: int) -> int:
+        own = game_function(type(state), "expert", "expert_action")
+        if own is None and game_greedy(type(state)) is not None:
+            return self.search.choose(state, seat)  # the move without the explanation
         return self.hint(state, seat).action
 
     def hint(self, state: GameState, seat: int) -> Hint:
