@@ -218,3 +218,55 @@ def test_every_hand_written_record_replays_or_fails_cleanly(path: Path) -> None:
         assert result.exit_code == 0, result.output
         assert out["game"] == json.loads(path.read_text(encoding="utf-8"))["game"]
         assert set(out["scores"]) == set(json.loads(path.read_text(encoding="utf-8"))["seats"])
+
+
+STUDIES = {
+    "fairness": ("decklab.lab.fairness", "run_fairness", "render_fairness", ["--players", "4,5"]),
+    "restricted": ("decklab.lab.restricted", "run_restricted", "render_restricted", []),
+}
+
+
+@pytest.mark.parametrize("command", list(STUDIES))
+def test_the_one_agent_studies_take_the_same_options_to_their_run(
+    command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``fairness`` and ``restricted`` share one block of options (cli._StudyRun): each
+    hands seed, game options, workers and progress to its study alike, prints JSON or a
+    table, and says a refused agent in one line (JSON with --json)."""
+    module_name, run_name, render_name, extra = STUDIES[command]
+    module = __import__(module_name, fromlist=[run_name])
+    seen: list[tuple[tuple[object, ...], dict[str, object]]] = []
+
+    class Report:
+        def to_json(self) -> str:
+            return json.dumps({"study": command})
+
+    def fake_run(*args: object, **kwargs: object) -> Report:
+        seen.append((args, kwargs))
+        return Report()
+
+    monkeypatch.setattr(module, run_name, fake_run)
+    monkeypatch.setattr(module, render_name, lambda report: f"table of {command}")
+    base = [command, "corporation", "-p", "random", "-g", "6", *extra]
+    shared = ["--seed", "7", "-o", "rounds=3", "-w", "2"]
+    result = runner.invoke(app, [*base, *shared, "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output) == {"study": command}
+    args, kwargs = seen[-1]
+    assert args == ("corporation", "random", 6)
+    assert {k: kwargs[k] for k in ("seed", "options", "workers", "progress")} == {
+        "seed": 7,
+        "options": {"rounds": "3"},
+        "workers": 2,
+        "progress": False,  # a JSON document is not interleaved with a progress bar
+    }
+    result = runner.invoke(app, [*base, "--progress"])
+    assert result.exit_code == 0 and f"table of {command}" in result.output
+    assert seen[-1][1]["progress"] is True and seen[-1][1]["seed"] == 0
+    bad = runner.invoke(app, [command, "corporation", "-p", "human", "--json"])
+    assert bad.exit_code == 2 and "bots only" in json.loads(bad.output)["error"]
+    bad = runner.invoke(app, [command, "corporation", "-p", "human"])
+    assert bad.exit_code == 2 and "bots only" in bad.output and not bad.output.startswith("{")
+    assert len(seen) == 2  # a bad agent runs nothing
+    for option in ("--seed", "--option", "--workers", "--json", "--progress"):
+        assert option in runner.invoke(app, [command, "--help"], env={"COLUMNS": "200"}).output

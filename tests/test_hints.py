@@ -13,13 +13,18 @@ import pytest
 from decklab.bots import make_agent
 from decklab.bots.base import Hint
 from decklab.bots.explain import explained, runner_up
-from decklab.bots.greedy import game_function
 from decklab.engine import story
+from decklab.engine.gamecode import game_function
 from decklab.engine.registry import get_game
 from decklab.engine.state import GameState
 
 GAMES = [("facade", 2), ("lonely-face", 2), ("cabin", 1), ("corporation", 4), ("notorious", 4)]
 SPEC = "expert:seed=5,iters=16,samples=3"
+SEARCHES = ["ismcts:seed=5,iters=24", "pimc:seed=5,iters=24,dets=3"]
+"""Plain searches a person may ask for hints (``hint_spec`` is any agent): explained alike."""
+HINTERS = [SPEC, *SEARCHES]
+CASES = [(g, n, spec) for g, n in GAMES for spec in HINTERS]
+CASE_IDS = [f"{g}-{spec.split(':')[0]}" for g, _, spec in CASES]
 CARD = re.compile(r"\b(?:10|[2-9TJQKA])[CDHS]\b")
 
 
@@ -41,13 +46,16 @@ def _decisions(game: str, n: int, count: int) -> list[tuple[GameState, int]]:
     return found
 
 
-@pytest.mark.parametrize(("game", "n"), GAMES, ids=[g for g, _ in GAMES])
-def test_explanations_name_the_move_and_the_runner_up_difference(game: str, n: int) -> None:
+@pytest.mark.parametrize(("game", "n", "spec"), CASES, ids=CASE_IDS)
+def test_explanations_name_the_move_and_the_runner_up_difference(
+    game: str, n: int, spec: str
+) -> None:
     describe = game_function(get_game(game), "hints", "describe")
     assert describe is not None and game_function(get_game(game), "hints", "explain")
     with_runner_up = 0
     for state, seat in _decisions(game, n, 6):
-        hint = make_agent(SPEC).hint(state, seat)
+        hint = make_agent(spec).hint(state, seat)
+        assert make_agent(spec).choose(state, seat) == hint.action  # playing skips the words
         said = hint.explanation
         assert said and not said.startswith(f"plays {hint.text}"), said  # the game's own words
         # the move's specifics: a card, cell, pile or value of its own notation
@@ -62,20 +70,55 @@ def test_explanations_name_the_move_and_the_runner_up_difference(game: str, n: i
         # the terminal tells the same words, the figures one step away
         told = story.explain_hint(state, seat, hint)
         assert told.sentence == said and told.figures.startswith(hint.reason)
+        if hint.runner_up:
+            assert f"Next best: {hint.runner_up} (" in told.figures, told.figures
     assert with_runner_up >= 3
 
 
+OTHERS = ["greedy:seed=5", "casual:seed=5", "fast:seed=5", "cheat:seed=5,iters=16"]
+
+
+@pytest.mark.parametrize("spec", OTHERS, ids=[s.split(":")[0] for s in OTHERS])
 @pytest.mark.parametrize(("game", "n"), GAMES, ids=[g for g, _ in GAMES])
-def test_an_explanation_never_names_a_card_the_seat_cannot_see(game: str, n: int) -> None:
+def test_every_agent_that_gives_hints_explains_them(game: str, n: int, spec: str) -> None:
+    """Any agent may be the hint agent (``hint_spec``): each says what its move does in the
+    game's words, and the next best where it compared moves (greedy: where the game rates
+    its moves); and a hint never changes the move the agent plays."""
+    explain = game_function(get_game(game), "hints", "explain")
+    assert explain is not None
+    for state, seat in _decisions(game, n, 3):
+        hint = make_agent(spec).hint(state, seat)
+        words = explain(state.view(seat), hint.text, hint.runner_up or None)
+        assert words and str(hint.explanation).startswith(str(words)), hint
+        if hint.runner_up:
+            assert hint.margin is not None and hint.runner_up in [
+                state.action_to_string(seat, a) for a in state.legal_actions(seat)
+            ]
+        assert make_agent(spec).choose(state, seat) == hint.action
+        # a hint leaves the agent's later moves as they were
+        asked, plain = make_agent(spec), make_agent(spec)
+        asked.hint(state, seat)
+        plain.choose(state, seat)
+        after = state.clone()
+        after.apply(seat, hint.action)
+        if after.to_act() and not after.is_terminal():
+            nxt = after.to_act()[0]
+            assert asked.choose(after, nxt) == plain.choose(after, nxt)
+
+
+@pytest.mark.parametrize(("game", "n", "spec"), CASES, ids=CASE_IDS)
+def test_an_explanation_never_names_a_card_the_seat_cannot_see(
+    game: str, n: int, spec: str
+) -> None:
     """Differential: the true deal and another deal that differs only in the cards this
     seat cannot see give the same explanation (same seed); and every card named is in
     the seat's view."""
     for index, (state, seat) in enumerate(_decisions(game, n, 5)):
         other = state.determinize(seat, random.Random(index))
         assert other.view(seat) == state.view(seat)
-        one = make_agent(SPEC).hint(state, seat)
-        two = make_agent(SPEC).hint(other, seat)
-        assert one.explanation == two.explanation
+        one = make_agent(spec).hint(state, seat)
+        two = make_agent(spec).hint(other, seat)
+        assert one.explanation and one.explanation == two.explanation
         visible = json.dumps(state.view(seat))
         for card in CARD.findall(one.explanation):
             assert card in visible, (card, one.explanation)

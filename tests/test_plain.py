@@ -56,6 +56,26 @@ def test_item8_plain_defaults_to_the_tables_opponents_hint_why_undo_and_echo(
     assert not any(sym in out for sym in "♠♥♦♣★")
 
 
+@pytest.mark.parametrize("spec", ["ismcts:seed=2,iters=24", "pimc:seed=2,iters=24,dets=3"])
+def test_a_plain_search_hint_is_explained_and_why_names_the_next_best(
+    tmp_path: Path, spec: str
+) -> None:
+    """Any agent may give the hints (``hint_spec``): a plain search's hint says what the
+    move does and what the next best gives instead; ``why`` has the figures and the next best."""
+    session = Session.new(
+        get_game("facade"),
+        ["human", "greedy"],
+        seed=3,
+        save_path=tmp_path / "a.json",
+        hint_spec=spec,
+    )
+    out = plain(session, ["hint", "why", "quit"])
+    line = next(x for x in out.splitlines() if "Hint: " in x)
+    assert "puts your" in line and ("sampled games won than" in line or "as good as" in line)
+    why = next(x for x in out.splitlines() if "The figures behind the hint:" in x)
+    assert spec.split(":")[0].upper() in why and "Next best: bid " in why
+
+
 def test_item8_plain_undo_takes_back_the_last_solo_move() -> None:
     session = Session.new(get_game("cabin"), seed=4, save_path=None)
     out = plain(session, ["1", "1", "undo", "quit"])

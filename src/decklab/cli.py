@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
@@ -455,6 +457,40 @@ def _choose_game() -> str:
         print(f"Type a number from 1 to {len(names)}, or a game's name.")
 
 
+@dataclass(frozen=True)
+class _StudyRun:
+    """The options ``fairness`` and ``restricted`` both take, as their one-agent study needs them."""
+
+    seed: int
+    option: list[str] | None
+    workers: int
+    as_json: bool
+    progress: bool
+
+    def run(self, game: str, agent: str, study: Callable[..., Any]) -> Any:
+        """The agent checked, then ``study(spec, seed=, options=, workers=, progress=)``."""
+        from decklab.lab.commands import check_arena_players
+
+        spec = check_arena_players(game, [agent.strip()])[0]
+        options = parse_option_pairs(self.option)
+        progress = self.progress and not self.as_json
+        return study(spec, seed=self.seed, options=options, workers=self.workers, progress=progress)
+
+    def show(
+        self, game: str, agent: str, study: Callable[..., Any], render: Callable[..., Any]
+    ) -> None:
+        """Run the study and print its report as JSON or as a table; a lab error in one line
+        (as JSON with ``--json``)."""
+        try:
+            report = self.run(game, agent, study)
+        except DecklabError as exc:
+            raise _fail_as(str(exc), self.as_json) from None
+        if self.as_json:
+            print(report.to_json())
+            return
+        console.print(render(report))
+
+
 @app.command()
 def fairness(
     game: Annotated[str, typer.Argument(help="the game")],
@@ -475,27 +511,13 @@ def fairness(
     progress: ProgressArg = True,
 ) -> None:
     """The same agent in every seat of GAME: per-seat win rates and a χ² test of a seat effect."""
-    from decklab.lab.commands import check_arena_players
     from decklab.lab.fairness import parse_sizes, render_fairness, run_fairness
 
-    try:
-        specs = check_arena_players(game, [agent.strip()])
-        report = run_fairness(
-            game,
-            specs[0],
-            games,
-            seed=seed,
-            players=parse_sizes(players) if players is not None else None,
-            options=parse_option_pairs(option),
-            workers=workers,
-            progress=progress and not as_json,
-        )
-    except DecklabError as exc:
-        raise _fail_as(str(exc), as_json) from None
-    if as_json:
-        print(report.to_json())
-        return
-    console.print(render_fairness(report))
+    def study(spec: str, **common: Any) -> Any:
+        sizes = parse_sizes(players) if players is not None else None
+        return run_fairness(game, spec, games, players=sizes, **common)
+
+    _StudyRun(seed, option, workers, as_json, progress).show(game, agent, study, render_fairness)
 
 
 @app.command()
@@ -513,27 +535,12 @@ def restricted(
     progress: ProgressArg = True,
 ) -> None:
     """How much each of GAME's core choices matters: the agent that never makes it, paired."""
-    from decklab.lab.commands import check_arena_players
     from decklab.lab.restricted import render_restricted, run_restricted
 
-    try:
-        specs = check_arena_players(game, [agent.strip()])
-        report = run_restricted(
-            game,
-            specs[0],
-            games,
-            seed=seed,
-            players=players,
-            options=parse_option_pairs(option),
-            workers=workers,
-            progress=progress and not as_json,
-        )
-    except DecklabError as exc:
-        raise _fail_as(str(exc), as_json) from None
-    if as_json:
-        print(report.to_json())
-        return
-    console.print(render_restricted(report))
+    def study(spec: str, **common: Any) -> Any:
+        return run_restricted(game, spec, games, players=players, **common)
+
+    _StudyRun(seed, option, workers, as_json, progress).show(game, agent, study, render_restricted)
 
 
 def _register_lab() -> None:

@@ -10,7 +10,10 @@ import pytest
 from starlette.testclient import TestClient
 
 from decklab.bots.levels import LEVELS
+from decklab.server.api.app import create_app
+from decklab.server.bots import BotPool
 
+from .conftest import fast_settings
 from .games import solo, two_player
 from .wsdrive import auth, hello, join, new_table, until
 
@@ -51,3 +54,26 @@ def test_every_level_is_a_bot_a_table_accepts(client: TestClient, level: str) ->
     )
     seats = client.get(f"/api/tables/{table['id']}").json()["seats"]
     assert any(s.get("bot") == level for s in seats), seats
+
+
+@pytest.mark.parametrize("spec", ["ismcts:seed=3,iters=32", "pimc:seed=3,iters=32,dets=4"])
+def test_a_plain_search_as_hint_agent_explains_its_hint_too(
+    database_url: str, bot_pool: BotPool, spec: str
+) -> None:
+    """The server's hint agent is a setting (``hint_spec``): a plain search explains its hint
+    as the expert does, so the frame (and the browser, which shows its fields) says why."""
+    settings = fast_settings(database_url=database_url, hint_spec=spec)
+    app = create_app(settings, pool=bot_pool, heavy_pool=bot_pool)
+    with TestClient(app, base_url="http://testserver") as client:
+        table = new_table(client, game=solo(), deal=4)
+        token = join(client, table["id"], "p1", "solo player")
+        sync = client.get(f"/api/tables/{table['id']}/state", headers=auth(token)).json()
+        with client.websocket_connect(URL.format(table["id"])) as ws:
+            hello(ws, token)
+            ws.send_json({"type": "hint", "client_id": "h1"})
+            frame = until(ws, lambda f: f["type"] == "hint")
+    assert frame["reason"].startswith(spec.split(":")[0].upper())  # the search's own figures
+    assert frame["explanation"] and frame["explanation"] != frame["reason"]
+    assert frame["runner_up"] in sync["state"]["legal"] and frame["runner_up"] != frame["action"]
+    assert isinstance(frame["margin"], float) and frame["unit"] == ""
+    assert "sampled games won than" in frame["explanation"] or "as good as" in frame["explanation"]

@@ -147,7 +147,7 @@ def test_the_theme_and_the_deck_chosen_are_kept(page: Any, live: LiveServer) -> 
     page.emulate_media(color_scheme="light")
     page.goto(live.base + "/")
     ready(page)
-    assert page.evaluate("document.documentElement.dataset.theme") is None
+    assert page.evaluate("document.documentElement.dataset.theme") == "light"  # the system's
     page.click(".settings summary")
     page.select_option("#set-theme", "dark")
     assert page.evaluate("document.documentElement.dataset.theme") == "dark"
@@ -169,6 +169,26 @@ def test_the_theme_and_the_deck_chosen_are_kept(page: Any, live: LiveServer) -> 
     page.select_option("#set-theme", "light")
     page.emulate_media(color_scheme="dark")  # a chosen light theme wins over the system
     assert background_luminance(page) > 0.8
+
+
+def test_with_no_choice_the_theme_follows_the_system(page: Any, live: LiveServer) -> None:
+    """Nothing stored ("As the system"): a dark-preferring browser gets the dark theme from
+    the first paint, and the page follows the system when it changes. theme.css has its
+    dark list under html[data-theme=dark] only; settings.js sets the attribute."""
+    page.emulate_media(color_scheme="dark")
+    page.goto(live.base + "/")
+    ready(page)
+    assert page.evaluate("localStorage.getItem('decklab.theme')") is None
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    assert background_luminance(page) < 0.2
+    page.emulate_media(color_scheme="light")
+    page.wait_for_function("() => document.documentElement.dataset.theme === 'light'")
+    assert background_luminance(page) > 0.8
+    page.emulate_media(color_scheme="dark")
+    page.wait_for_function("() => document.documentElement.dataset.theme === 'dark'")
+    assert background_luminance(page) < 0.2
+    page.click(".settings summary")
+    assert page.input_value("#set-theme") == "auto"
 
 
 # ---------------------------------------------------------------- sound

@@ -18,10 +18,11 @@ from typing import cast
 
 from decklab.bots.base import SEED, Agent, Hint, Param, make_rng, parse_params
 from decklab.bots.explain import explained
-from decklab.bots.greedy import GreedyAgent, game_function, game_greedy
+from decklab.bots.greedy import GreedyAgent, game_greedy
 from decklab.bots.ismcts import GUIDED, IsmctsAgent
 from decklab.bots.ismcts import PARAMS as ISMCTS_PARAMS
 from decklab.bots.registry import register_agent
+from decklab.engine.gamecode import game_function
 from decklab.engine.state import GameState
 
 
@@ -51,6 +52,9 @@ class ExpertAgent(Agent):
         self.search.reseed(seed)
 
     def choose(self, state: GameState, seat: int) -> int:
+        own = game_function(type(state), "expert", "expert_action")
+        if own is None and game_greedy(type(state)) is not None:
+            return self.search.choose(state, seat)  # the move without the explanation
         return self.hint(state, seat).action
 
     def hint(self, state: GameState, seat: int) -> Hint:
@@ -59,10 +63,8 @@ class ExpertAgent(Agent):
         expert = game_function(type(state), "expert", "expert_action")
         if expert is None:
             if game_greedy(type(state)) is not None:
-                found = self.search.hint(state, seat)
-                return explained(state, seat, found, unit="", lower_is_better=False)
-            found = self.fallback.hint(state, seat)
-            return explained(state, seat, found, lower_is_better=False)
+                return self.search.hint(state, seat)  # explained by the search itself
+            return self.fallback.hint(state, seat)  # explained by greedy itself
         return explained(
             state, seat, self._own(expert, state, seat), lower_is_better=state.info.lower_is_better
         )

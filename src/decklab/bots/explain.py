@@ -15,6 +15,12 @@ what the seat already sees, so an explanation cannot tell a hidden card (the
 hints tests check it by swapping hidden cards). The difference between the two
 moves is said here, generically: in the game's units when the bot rated moves in
 them (a game's own expert, a greedy lookahead), else as a share of sampled games.
+
+Every agent that can be asked for a hint (``hint_spec`` in the terminal and the
+server is any agent spec) explains its own: it alone knows what its values
+mean. The search agents (``ismcts``, ``pimc``, ``cheat``) call
+:func:`explained_search`, ``fast`` and ``greedy`` :func:`explained` with their
+units, and ``expert`` and the levels are built from those.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from dataclasses import replace
 from typing import Any, cast
 
 from decklab.bots.base import Hint
-from decklab.bots.greedy import game_function
+from decklab.engine.gamecode import game_function
 from decklab.engine.state import GameState
 
 ExplainFn = Callable[[dict[str, Any], str, "str | None"], "str | None"]
@@ -120,3 +126,12 @@ def explained(
         margin=second[1] if second else None,
         unit=unit,
     )
+
+
+def explained_search(state: GameState, seat: int, hint: Hint) -> Hint:
+    """A search agent's hint explained: its values are mean rewards in [0, 1], higher better.
+
+    The runner-up is the other move the search looked at most (its ``visits``), and
+    the difference is said as a share of sampled games won.
+    """
+    return explained(state, seat, hint, unit="", lower_is_better=False)

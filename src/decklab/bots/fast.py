@@ -32,14 +32,11 @@ from collections.abc import Callable
 from typing import Final, cast
 
 from decklab.bots.base import SEED, Agent, Hint, Param, make_rng, parse_params
-from decklab.bots.greedy import (
-    GreedyAgent,
-    game_estimate,
-    game_function,
-    game_greedy,
-    game_values,
-)
+from decklab.bots.explain import explained
+from decklab.bots.greedy import GreedyAgent, game_estimate, game_greedy, game_values
 from decklab.bots.registry import register_agent
+from decklab.bots.search import Tree, squash
+from decklab.engine.gamecode import game_function
 from decklab.engine.state import GameState, seat_name
 
 WIN_WEIGHT: Final = 0.3
@@ -140,13 +137,8 @@ class FastAgent(Agent):
                     margins[action].append(sign * float(scores[seat]))
                     wins[action].append(0.0)
                     continue
-                scores = (
-                    [float(x) for x in trial.scores()]
-                    if finished or estimate is None
-                    else estimate(trial)
-                )
-                best_other = max(sign * scores[s] for s in range(len(scores)) if s != seat)
-                margins[action].append(sign * scores[seat] - best_other)
+                guess = None if finished or estimate is None else estimate(trial)
+                margins[action].append(Tree.margins(trial, guess)[seat])
                 wins[action].append(trial.utilities()[seat] if finished else -1.0)
         per = self._per_deal(moves, margins, wins, solo)
         values = {a: math.fsum(per[a]) / len(per[a]) for a in moves}
@@ -162,7 +154,11 @@ class FastAgent(Agent):
             + ("greedy play to the end" if not depth else f"{depth} greedy moves")
             + f"; {text[action]} came out best ({what})"
         )
-        return Hint(action, text[action], reason, values={text[a]: values[a] for a in moves})
+        hint = Hint(action, text[action], reason, values={text[a]: values[a] for a in moves})
+        # values: the score alone (negated where lower is better), the plain margin, or
+        # the squashed margin in [0, 1] (said, like a search's rewards, as games won)
+        in_units = solo or self.value == "margin"
+        return explained(state, seat, hint, unit=unit if in_units else "", lower_is_better=False)
 
     def _ask_expert(
         self, state: GameState, seat: int, legal: list[int], expert: Callable[..., object]
@@ -186,7 +182,8 @@ class FastAgent(Agent):
             f"{state.info.score_unit} expected)"
         )
         values = {state.action_to_string(seat, a): float(v) for a, v in raw.items()}
-        return Hint(action, text, reason, values=values)
+        hint = Hint(action, text, reason, values=values)
+        return explained(state, seat, hint, lower_is_better=state.info.lower_is_better)
 
     def _committed_others(
         self,
@@ -230,7 +227,7 @@ class FastAgent(Agent):
         for a in moves:
             row = []
             for m, w in zip(margins[a], wins[a], strict=True):
-                squashed = 0.5 + 0.5 * math.tanh(m / scale)
+                squashed = squash(m, scale)
                 row.append(squashed if w < 0.0 else WIN_WEIGHT * w + (1.0 - WIN_WEIGHT) * squashed)
             out[a] = row
         return out

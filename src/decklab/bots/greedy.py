@@ -12,10 +12,10 @@ deal and keep the one with the best immediate change in the seat's score.
 
 from __future__ import annotations
 
-import importlib
+import math
 import random
-import sys
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Final, cast
 
 from decklab.bots.base import (
@@ -26,7 +26,9 @@ from decklab.bots.base import (
     make_rng,
     parse_params,
 )
+from decklab.bots.explain import explained
 from decklab.bots.registry import register_agent
+from decklab.engine.gamecode import game_function
 from decklab.engine.state import GameState
 
 GreedyFn = Callable[[GameState, int, random.Random], int]
@@ -40,31 +42,6 @@ EstimateFn = Callable[[GameState], list[float]]
 _FOUND: Final[dict[type[GameState], GreedyFn | None]] = {}
 _VALUES: Final[dict[type[GameState], ValuesFn | None]] = {}
 _ESTIMATE: Final[dict[type[GameState], EstimateFn | None]] = {}
-
-
-def game_function(
-    cls: type[GameState], module_name: str, function: str
-) -> Callable[..., object] | None:
-    """``decklab.games.<package>.<module_name>.<function>`` for the game of ``cls``, or None.
-
-    The package comes from where the state class is defined, so no game is named
-    here. A module that exists but fails to import is a bug and is not hidden.
-    """
-    module = str(getattr(cls, "__module__", ""))  # mypyc cannot read it through a class object
-    owner = sys.modules.get(module)
-    package = module if hasattr(owner, "__path__") else module.rpartition(".")[0]
-    found: Callable[..., object] | None = None
-    if package:  # not a game defined in a top-level module (a test's toy game)
-        target = f"{package}.{module_name}"
-        try:
-            mod = importlib.import_module(target)
-        except ModuleNotFoundError as exc:
-            if exc.name != target:
-                raise
-        else:
-            fn = getattr(mod, function, None)
-            found = fn if callable(fn) else None
-    return found
 
 
 def game_greedy(cls: type[GameState]) -> GreedyFn | None:
@@ -139,36 +116,65 @@ class GreedyAgent(Agent):
         self.mode = mode
 
     def choose(self, state: GameState, seat: int) -> int:
-        return self.hint(state, seat).action
+        return self._move(state, seat)[0]
 
-    def hint(self, state: GameState, seat: int) -> Hint:
+    def _move(self, state: GameState, seat: int) -> tuple[int, GameState | None, dict[int, float]]:
+        """The move; the deal the game's own player chose it on, or the lookahead's values."""
         legal = state.legal_actions(seat)
         if not legal:
             raise ValueError(f"p{seat + 1} has nothing to do now")
-        title = state.info.title
         if len(legal) == 1:
-            only = legal[0]
-            return Hint(only, state.action_to_string(seat, only), "the only legal action")
+            return legal[0], None, {}
         rule_based = game_greedy(type(state)) if self.mode == "auto" else None
         if rule_based is not None:
-            action = rule_based(state.determinize(seat, self.rng), seat, self.rng)
-            return Hint(
-                action,
-                state.action_to_string(seat, action),
-                f"{title}'s own rule-based player chose it",
-            )
+            sample = state.determinize(seat, self.rng)
+            return rule_based(sample, seat, self.rng), sample, {}
         values = one_ply_values(state, seat, self.rng, self.samples)
         best = max(values.values())
-        action = self.rng.choice([a for a in legal if values[a] == best])
+        return self.rng.choice([a for a in legal if values[a] == best]), None, values
+
+    def hint(self, state: GameState, seat: int) -> Hint:
+        """The move, explained (:mod:`decklab.bots.explain`) against the next best by the
+        game's own ratings (``action_values``) or by the lookahead's change in score.
+
+        The ratings are asked after the move is chosen and on a copy of the random
+        source, so that a hint draws the move exactly as :meth:`choose` does and
+        leaves the agent's later moves as they were."""
+        action, sample, values = self._move(state, seat)
+        text = state.action_to_string(seat, action)
+        title = state.info.title
+        if sample is None and not values:
+            return Hint(action, text, "the only legal action")
+        if sample is not None:
+            # The game's ratings, on a copy of the agent's random source: a hint must
+            # leave the moves the agent plays next as they were.
+            rate = game_values(type(state))
+            aside = random.Random()
+            aside.setstate(self.rng.getstate())
+            ratings = dict(rate(sample, seat, aside)) if rate is not None else {}
+            if ratings:  # its own move stands first: the others are said against it
+                ratings[action] = max(ratings.get(action, -math.inf), *ratings.values())
+            rated = Hint(
+                action,
+                text,
+                f"{title}'s own rule-based player chose it",
+                values={state.action_to_string(seat, a): float(v) for a, v in ratings.items()},
+            )
+            said = explained(state, seat, rated, unit="rating points", lower_is_better=False)
+            # The ratings explain the move but did not choose it: kept out of ``values``,
+            # which other code reads as what the agent compared (the lab's restricted
+            # agent falls back on them).
+            return replace(said, values={})
         unit = state.info.score_unit
         why = "mode=lookahead" if self.mode == "lookahead" else f"{title} has no rule-based player"
-        return Hint(
+        hint = Hint(
             action,
-            state.action_to_string(seat, action),
+            text,
             f"{why}, so: one-ply lookahead on sampled deals, "
-            f"best immediate change in {unit} ({best:+.2f})",
+            f"best immediate change in {unit} ({values[action]:+.2f})",
             values={state.action_to_string(seat, a): v for a, v in values.items()},
         )
+        return explained(state, seat, hint, lower_is_better=False)
 
 
 _PARAMS: Final = (

@@ -27,8 +27,9 @@ from typing import Final, cast
 from decklab.bots.base import SEED, Agent, Hint, Param, make_rng, parse_params
 from decklab.bots.expert import ExpertAgent
 from decklab.bots.explain import explained
-from decklab.bots.greedy import GreedyAgent, game_function, game_greedy, game_values, one_ply_values
+from decklab.bots.greedy import GreedyAgent, game_greedy, game_values, one_ply_values
 from decklab.bots.registry import register_agent
+from decklab.engine.gamecode import game_function
 from decklab.engine.state import GameState
 
 LEVELS: Final[dict[str, str]] = {

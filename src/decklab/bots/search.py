@@ -507,8 +507,7 @@ class Tree:
         self.cut_sum += abs(margins[0])
         self.cut_seen += 1
         scale = self.cut_sum / self.cut_seen or 1.0
-        tanh = math.tanh
-        return [0.5 + 0.5 * tanh(m / scale) for m in margins]
+        return [squash(m, scale) for m in margins]
 
     @staticmethod
     def margins(state: GameState, scores: list[float] | None = None) -> list[float]:
@@ -541,11 +540,14 @@ class Tree:
         self.margin_seen += 1
         scale = self.margin_sum / self.margin_seen or 1.0
         w = self.margin
-        tanh = math.tanh
-        return [
-            (1.0 - w) * r + w * (0.5 + 0.5 * tanh(m / scale))
-            for r, m in zip(rewards, margins, strict=True)
-        ]
+        return [(1.0 - w) * r + w * squash(m, scale) for r, m in zip(rewards, margins, strict=True)]
+
+
+def squash(margin: float, scale: float) -> float:
+    """A score margin in [0, 1] through tanh on ``scale`` (the mean absolute margin seen):
+    0.5 for level, towards 1 for a clear lead. A rough, generic guess of the win share
+    (no game's unit is named); :mod:`decklab.bots.fast` judges its rollouts by it too."""
+    return 0.5 + 0.5 * math.tanh(margin / scale)
 
 
 @dataclass

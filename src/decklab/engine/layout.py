@@ -17,15 +17,14 @@ to those that mention it, without the interface knowing what the words mean.
 
 from __future__ import annotations
 
-import importlib
-import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from decklab import cards
+from decklab.engine.gamecode import game_function
 
 HIDDEN = cards.HIDDEN
 
@@ -366,24 +365,10 @@ def table_function(state_class: type) -> TableFn:
     its folder. A game without a layout module gets :func:`generic_table`.
     """
     module = state_class.__module__
-    if module in _FOUND:
-        return _FOUND[module]
-    owner = sys.modules.get(module)
-    package = module if hasattr(owner, "__path__") else module.rpartition(".")[0]
-    found: TableFn = generic_table
-    if package:
-        target = f"{package}.layout"
-        try:
-            mod = importlib.import_module(target)
-        except ModuleNotFoundError as exc:
-            if exc.name != target:
-                raise
-        else:
-            fn = getattr(mod, "table", None)
-            if callable(fn):
-                found = fn
-    _FOUND[module] = found
-    return found
+    if module not in _FOUND:
+        found = game_function(state_class, "layout", "table")
+        _FOUND[module] = cast(TableFn, found) if found is not None else generic_table
+    return _FOUND[module]
 
 
 def generic_table(view: dict[str, Any]) -> Table:

@@ -44,12 +44,11 @@ symbols. Viewers are as everywhere: a seat, ``None`` for a spectator, ``ALL``.
 
 from __future__ import annotations
 
-import importlib
-import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from decklab.engine.gamecode import game_function
 from decklab.engine.state import ALL, CHANCE, GameState, Viewer, seat_name
 
 
@@ -105,24 +104,9 @@ _HOOKS: dict[tuple[str, str], Callable[..., Any] | None] = {}
 def _hook(cls: type[GameState], function: str) -> Callable[..., Any] | None:
     """``decklab.games.<package>.story.<function>`` for the game of ``cls``, or None."""
     key = (cls.__module__, function)
-    if key in _HOOKS:
-        return _HOOKS[key]
-    module = cls.__module__
-    owner = sys.modules.get(module)
-    package = module if hasattr(owner, "__path__") else module.rpartition(".")[0]
-    found: Callable[..., Any] | None = None
-    if package:
-        target = f"{package}.story"
-        try:
-            mod = importlib.import_module(target)
-        except ModuleNotFoundError as exc:
-            if exc.name != target:
-                raise
-        else:
-            fn = getattr(mod, function, None)
-            found = fn if callable(fn) else None
-    _HOOKS[key] = found
-    return found
+    if key not in _HOOKS:
+        _HOOKS[key] = game_function(cls, "story", function)
+    return _HOOKS[key]
 
 
 def _viewer_name(viewer: Viewer) -> str | None:

@@ -27,9 +27,9 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from decklab.bots.greedy import game_function
 from decklab.engine.errors import DecklabError
 from decklab.engine.features import Features
+from decklab.engine.gamecode import game_function
 from decklab.engine.registry import get_game
 from decklab.engine.state import GameState, seat_name
 

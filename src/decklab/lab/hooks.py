@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import cast
 
-from decklab.bots.greedy import game_function
+from decklab.engine.gamecode import game_function
 from decklab.engine.state import GameState
 
 EventsFn = Callable[[GameState], dict[str, int]]

@@ -35,9 +35,9 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from decklab.bots.greedy import game_function
 from decklab.bots.spec import format_spec, parse_spec
 from decklab.engine.errors import DecklabError
+from decklab.engine.gamecode import game_function
 from decklab.engine.registry import get_game
 from decklab.engine.state import GameState
 from decklab.lab import metrics, paired

@@ -65,11 +65,11 @@ export function shownTheme() {
   return matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
 }
 
+/** Put the settings on <html>. data-theme is always the theme that shows (the system's
+ * when the choice is auto), so theme.css has one dark list, under the attribute. */
 export function apply() {
   const root = document.documentElement;
-  const t = theme();
-  if (t === "auto") delete root.dataset.theme;
-  else root.dataset.theme = t;
+  root.dataset.theme = shownTheme();
   if (fourColours()) delete root.dataset.deck;
   else root.dataset.deck = "two";
   const meta = document.querySelector('meta[name="theme-color"]');
@@ -111,7 +111,7 @@ export function settingsControl() {
 }
 
 apply();
-matchMedia("(prefers-color-scheme: dark)").addEventListener("change", apply);
+matchMedia("(prefers-color-scheme: dark)").addEventListener("change", apply); // "auto" follows it
 window.addEventListener("storage", (ev) => {
   if (Object.values(KEYS).includes(ev.key)) apply(); // another tab changed a setting
 });
