@@ -33,7 +33,6 @@ from rich.text import Text
 from decklab.bots.spec import format_spec, parse_spec
 from decklab.engine.errors import DecklabError
 from decklab.engine.registry import get_game
-from decklab.engine.state import GameState
 from decklab.lab import metrics, paired
 from decklab.lab.agents import NEVER, RESTRICT
 from decklab.lab.arena import GameResult, run_arena
