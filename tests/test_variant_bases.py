@@ -125,7 +125,7 @@ CHANGED: dict[str, Callable[[GameState, list[float]], bool]] = {
 def registered() -> Iterator[None]:
     """The plugins registered as a package of a designer's would (by ``module:Name``)."""
     names = []
-    for game, (cls, options) in PLUGINS.items():
+    for game, (cls, _options) in PLUGINS.items():
         registry.register(cls.info.name, f"{__name__}:{cls.__name__}")
         registry.register(f"{game}-preset", f"{__name__}:VARIANTS.{game.replace('-', '_')}")
         names += [cls.info.name, f"{game}-preset"]
