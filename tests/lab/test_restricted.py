@@ -11,7 +11,6 @@ from typer.testing import CliRunner
 
 from decklab.cli import app
 from decklab.engine.registry import game_names, get_game
-from decklab.lab.choices import find_choice
 from decklab.lab.restricted import Choice, RestrictedError, game_choices, run_restricted
 
 
@@ -47,10 +46,8 @@ def test_a_choice_that_looks_at_the_position_bars_what_its_text_cannot() -> None
     Barring the text ``take`` leaves those, and the agent loses nothing; the declared
     choice, which looks at what each move does, leaves it no pair and no win.
     """
-    cls = get_game("lonely-face")
-    by_text = Choice("take moves", r"^take ")
-    by_position = find_choice(cls, "taking pairs")
-    assert by_position.when is not None and not by_position.pattern
+    by_text = Choice("take moves", r"^take ", "test only")
+    (by_position,) = [c for c in game_choices(get_game("lonely-face")) if c.name == "taking pairs"]
     report = run_restricted(
         "lonely-face", "greedy", 80, seed=1, players=2, progress=False,
         choices=[by_position, by_text],
@@ -61,6 +58,7 @@ def test_a_choice_that_looks_at_the_position_bars_what_its_text_cannot() -> None
     assert wins["restricted"] < 0.1 and wins["t_high"] < -0.3
     assert wins["verdict"] == "finding"
     assert got["taking pairs"]["score"]["restricted"] < 1.0  # hardly a pair taken
+    assert getattr(by_position, "when", None) is not None  # it looks at the position
     text = got["take moves"]["wins"]
     assert text["restricted"] > 0.3 and text["verdict"] != "finding"
 
@@ -76,6 +74,8 @@ def test_a_position_choice_must_be_declared_to_reach_the_workers() -> None:
 
 def test_position_choices_play_the_same_in_worker_processes() -> None:
     """The agent carries the choice's name; each worker finds the predicate itself."""
+    from decklab.lab.choices import find_choice
+
     cls = get_game("corporation")
     todo = [find_choice(cls, "sticking")]
     one = run_restricted(
