@@ -14,6 +14,10 @@ Two things the lab needs that the bots do not offer themselves:
   :class:`RestrictedAgent`). When every legal action matches, all stay allowed, so a
   restricted agent can always move. The pattern may not contain a comma or
   ``=`` (they separate spec parameters); write ``\\x2c`` for a comma.
+  ``never=NAME`` bars one of the game's declared core choices instead
+  (:mod:`decklab.lab.choices`), which may look at the position, not only the
+  text: the spec carries the choice's name, and the agent finds the predicate
+  through the game of the state it is asked about, in whichever process it runs.
 """
 
 from __future__ import annotations
@@ -25,8 +29,10 @@ from decklab.bots.base import Agent
 from decklab.bots.registry import make_agent
 from decklab.bots.spec import AgentSpecError, format_spec, parse_spec
 from decklab.engine.state import GameState
+from decklab.lab.choices import Choice, find_choice
 
 RESTRICT = "restrict"
+NEVER = "never"
 
 
 def split_restriction(spec: str) -> tuple[str, str | None]:
@@ -45,13 +51,23 @@ def split_restriction(spec: str) -> tuple[str, str | None]:
     return format_spec(name, params), pattern
 
 
+def split_never(spec: str) -> tuple[str, str | None]:
+    """``"greedy:never=high bids"`` → ``("greedy", "high bids")``: a declared choice barred."""
+    name, params = parse_spec(spec)
+    choice = params.pop(NEVER, None)
+    if choice is not None and not choice:
+        raise AgentSpecError(f"{spec}: never= needs the name of one of the game's choices")
+    return format_spec(name, params), choice
+
+
 def check_spec(spec: str) -> None:
     """Raise :class:`AgentSpecError` (clear message) unless the lab can build ``spec``."""
     build_agent(spec)
 
 
 class RestrictedAgent(Agent):
-    """``inner`` barred from the legal actions of its seat that match ``pattern``.
+    """``inner`` barred from the legal actions of its seat that match ``pattern`` or that
+    are instances of the game's declared choice ``never``.
 
     The restriction applies to the moves the agent makes: it takes the inner
     agent's choice when that is allowed, else the allowed move the inner agent
@@ -62,10 +78,14 @@ class RestrictedAgent(Agent):
     builds must play the same.
     """
 
-    def __init__(self, inner: Agent, pattern: str, seed: int | None = None) -> None:
+    def __init__(
+        self, inner: Agent, pattern: str = "", seed: int | None = None, never: str = ""
+    ) -> None:
         self.inner = inner
         self.pattern = pattern
-        self.regex = re.compile(pattern, re.IGNORECASE)
+        self.regex = re.compile(pattern, re.IGNORECASE) if pattern else None
+        self.never = never
+        self._choices: dict[type[GameState], Choice] = {}
         self.rng = random.Random(seed)
         self.name = f"{inner.name} (restricted)"
         self.fair = inner.fair  # type: ignore[misc]
@@ -74,9 +94,22 @@ class RestrictedAgent(Agent):
         self.inner.reseed(seed)
         self.rng.seed(seed)
 
+    def _choice(self, state: GameState) -> Choice:
+        cls = type(state)
+        got = self._choices.get(cls)
+        if got is None:
+            got = self._choices[cls] = find_choice(cls, self.never)
+        return got
+
+    def barred(self, state: GameState, seat: int, action: int) -> bool:
+        """Does the restriction cover this legal action of ``seat``?"""
+        if self.regex is not None and self.regex.search(state.action_to_string(seat, action)):
+            return True
+        return bool(self.never) and self._choice(state).covers(state, seat, action)
+
     def choose(self, state: GameState, seat: int) -> int:
         legal = state.legal_actions(seat)
-        allowed = [a for a in legal if not self.regex.search(state.action_to_string(seat, a))]
+        allowed = [a for a in legal if not self.barred(state, seat, a)]
         if not allowed or len(allowed) == len(legal):
             return self.inner.choose(state, seat)
         hint = self.inner.hint(state, seat)
@@ -90,14 +123,18 @@ class RestrictedAgent(Agent):
 
 
 def build_agent(spec: str) -> Agent:
-    """The agent a lab spec names (a bot spec, plus the lab's ``restrict=``)."""
+    """The agent a lab spec names (a bot spec, plus the lab's ``restrict=`` and ``never=``)."""
     base, pattern = split_restriction(spec)
+    base, never = split_never(base)
     agent = make_agent(base)
-    if pattern is None:
+    if pattern is None and never is None:
         return agent
     seed = parse_spec(base)[1].get("seed")
     return RestrictedAgent(
-        agent, pattern, int(seed) if seed and seed.lstrip("-").isdigit() else None
+        agent,
+        pattern or "",
+        int(seed) if seed and seed.lstrip("-").isdigit() else None,
+        never=never or "",
     )
 
 

@@ -203,6 +203,8 @@ def check_arena_players(game: str, specs: list[str]) -> list[str]:
     A shorter list is cycled over the seats, as the help says.
     """
     from decklab.bots.spec import AgentSpecError, parse_spec
+    from decklab.lab.agents import NEVER
+    from decklab.lab.choices import find_choice
 
     try:
         info = get_game(game).info
@@ -212,7 +214,9 @@ def check_arena_players(game: str, specs: list[str]) -> list[str]:
         raise AgentSpecError("--players names no agent (e.g. -p greedy,random)")
     out = []
     for spec in specs:
-        name, _ = parse_spec(spec)
+        name, params = parse_spec(spec)
+        if params.get(NEVER):  # a choice the game declares (checked here: the game is known)
+            find_choice(get_game(game), params[NEVER])
         if name == "human":
             raise AgentSpecError(
                 "the arena seats bots only: 'human' plays at the table (decklab play); "

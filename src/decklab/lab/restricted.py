@@ -3,15 +3,10 @@
 Restricted play (Jaffe et al. 2012) asks what a player loses by never making
 one kind of move. A choice that costs nothing to give up is a choice the game
 could do without; one whose loss is ruinous is the heart of the game. Each
-game declares its core choices in ``decklab.games.<package>.choices`` (found
-the way ``greedy.py`` is, so nothing here names a game)::
-
-    def choices() -> list[dict[str, Any]]:
-        return [{"name": "face up", "pattern": " up$", "about": "...", "options": {}}]
-
-``pattern`` is a regular expression searched (case-insensitive) in canonical
-action strings, as the lab's ``restrict=`` takes it; ``options`` (optional)
-are game options the choice needs to exist at all (a variant's move).
+game declares its core choices in ``decklab.games.<package>.choices``, by
+action text or by a predicate on the position (:mod:`decklab.lab.choices`);
+``options`` (optional) are game options the choice needs to exist at all (a
+variant's move).
 
 For each choice the agent restricted from it sits at one seat against
 unrestricted copies, seats rotated, on the same deals as a baseline run in
@@ -27,9 +22,9 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, cast
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -39,9 +34,10 @@ from decklab.bots.spec import format_spec, parse_spec
 from decklab.engine.errors import DecklabError
 from decklab.engine.gamecode import game_function
 from decklab.engine.registry import get_game
-from decklab.engine.state import GameState
 from decklab.lab import metrics, paired
+from decklab.lab.agents import NEVER, RESTRICT
 from decklab.lab.arena import GameResult, run_arena
+from decklab.lab.choices import Choice, game_choices
 from decklab.lab.compare import deal_values
 from decklab.lab.runner import derive_seed
 
@@ -50,47 +46,19 @@ class RestrictedError(DecklabError):
     """A restricted-play report that cannot be made (no declared choices, a bad pattern)."""
 
 
-@dataclass(frozen=True)
-class Choice:
-    """One core choice of a game: the moves matching ``pattern``."""
-
-    name: str
-    pattern: str
-    about: str
-    options: dict[str, Any] = field(default_factory=dict)
-
-
-ChoicesFn = Callable[[], list[dict[str, Any]]]
-
-
-def game_choices(cls: type[GameState]) -> list[Choice]:
-    """The choices the game's ``choices`` module declares (empty without one)."""
-    fn = cast(ChoicesFn | None, game_function(cls, "choices", "choices"))
-    if fn is None:
-        return []
-    return [parse_choice(raw) for raw in fn()]
-
-
-def parse_choice(raw: Mapping[str, Any]) -> Choice:
-    """A declared choice, checked: a name, a pattern the lab's ``restrict=`` accepts."""
-    import re
-
-    name, pattern = str(raw.get("name", "")), str(raw.get("pattern", ""))
-    if not name or not pattern:
-        raise RestrictedError(f"a choice needs a name and a pattern, not {dict(raw)!r}")
-    if "," in pattern or "=" in pattern:
-        raise RestrictedError(f"choice {name!r}: write a comma as \\x2c and avoid '='")
-    try:
-        re.compile(pattern)
-    except re.error as exc:
-        raise RestrictedError(f"choice {name!r}: {pattern!r} is not a pattern ({exc})") from None
-    return Choice(name, pattern, str(raw.get("about", "")), dict(raw.get("options") or {}))
-
-
-def restricted_spec(agent: str, pattern: str) -> str:
-    """``agent`` with the lab's ``restrict=pattern`` added."""
+def restricted_spec(agent: str, choice: Choice, declared: Sequence[Choice] = ()) -> str:
+    """``agent`` barred from ``choice``: by name (``never=``) when the game declares it, so
+    that a worker finds its predicate; else by its pattern (the lab's ``restrict=``)."""
     name, params = parse_spec(agent)
-    params["restrict"] = pattern
+    if any(c.key == choice.key and c == choice for c in declared):
+        params[NEVER] = choice.name
+    elif choice.when is None:
+        params[RESTRICT] = choice.pattern
+    else:
+        raise RestrictedError(
+            f"choice {choice.name!r} looks at the position: declare it in the game's choices "
+            "module, where every worker process finds it by name"
+        )
     return format_spec(name, params)
 
 
@@ -129,6 +97,7 @@ class RestrictedReport:
                 {
                     "name": c.choice.name,
                     "pattern": c.choice.pattern,
+                    "by_position": c.choice.when is not None,
                     "about": c.choice.about,
                     "options": c.choice.options,
                     "games": c.games,
@@ -188,7 +157,8 @@ def run_restricted(
     except KeyError as exc:
         raise RestrictedError(str(exc.args[0])) from None
     info = cls.info
-    todo = list(choices) if choices is not None else game_choices(cls)
+    declared = game_choices(cls)
+    todo = list(choices) if choices is not None else declared
     if not todo:
         raise RestrictedError(f"{info.title} declares no core choices (a choices.py hook)")
     n = players if players is not None else info.default_players
@@ -213,7 +183,7 @@ def run_restricted(
                 title=f"{info.title}: {agent} unrestricted",
             )
             baselines[key] = _per_deal(_rows(base.results or [], n, 1), "a0")
-        spec = restricted_spec(agent, choice.pattern)
+        spec = restricted_spec(agent, choice, declared)
         run = run_arena(
             game,
             [spec] + [agent] * (n - 1),

@@ -20,6 +20,8 @@ from collections.abc import Mapping, Sequence
 from itertools import pairwise
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 from decklab import cards
 from decklab.engine.chance import std_shuffle
 from decklab.engine.errors import SetupError
@@ -142,6 +144,7 @@ _MAX_POINTS: Final = 68
 """Every card in the squid pile: 16 aces and face cards at 2, 36 number cards at 1 (C5)."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a variant's class (engine/registry.py)
 class CabinState(GameState):
     """A game of The Cabin by the Sea (one seat, p1)."""
 

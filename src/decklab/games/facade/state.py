@@ -17,6 +17,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 from decklab import cards
 from decklab.engine.chance import std_shuffle
 from decklab.engine.errors import SetupError
@@ -130,6 +132,7 @@ def _place_action(card: int, dest: int) -> int:
     return PLACE_BASE + (card << 6) + dest
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a variant's class (engine/registry.py)
 class FacadeState(GameState):
     """A game of Façade between ``num_players`` seats."""
 

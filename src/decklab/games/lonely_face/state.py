@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations_with_replacement
 from typing import Any, Final, TypeVar
 
-from mypy_extensions import i64
+from mypy_extensions import i64, mypyc_attr
 
 from decklab import cards
 from decklab.engine.chance import Rng, std_shuffle
@@ -192,6 +192,7 @@ def _cell_text(c: int) -> str | None:
     return cards.to_str(c) if c else None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a variant's class (engine/registry.py)
 class LonelyFaceState(GameState):
     """A game of Lonely Face between ``num_players`` seats."""
 

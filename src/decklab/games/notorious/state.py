@@ -23,6 +23,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, cast
 
+from mypy_extensions import mypyc_attr
+
 from decklab import cards
 from decklab.engine.chance import Rng, std_shuffle
 from decklab.engine.errors import IllegalAction, OptionError, SetupError, excerpt
@@ -168,6 +170,7 @@ Past = tuple[
 """A finished game: (lead-off, plays, tie-break cards, bonus, game scores, disqualified)."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a variant's class (engine/registry.py)
 class NotoriousState(GameState):
     """A match of Notorious between ``num_players`` seats."""
 
