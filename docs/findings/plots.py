@@ -218,14 +218,14 @@ def cabin_ladder() -> None:
     difference from the rules' game (8 stacks, no dump) with its 95% t-interval."""
     data = _load("cabin-ladder")
     summaries = {s["label"]: s for s in data["summaries"]}
-    agents = list(dict.fromkeys(label.split("|")[0] for label in summaries))
-    rungs = list(dict.fromkeys(label.split("|")[1] for label in summaries))
+    agents = list(dict.fromkeys(label.split(": ", 1)[0] for label in summaries))
+    rungs = list(dict.fromkeys(label.split(": ", 1)[1] for label in summaries))
     fig, axes = plt.subplots(1, 2, figsize=(12, 3.8))
     width = 0.8 / len(agents)
     for i, agent in enumerate(agents):
         stats, xs = [], []
         for g, rung in enumerate(rungs):
-            s = summaries.get(f"{agent}|{rung}")
+            s = summaries.get(f"{agent}: {rung}")
             if s is None:
                 continue
             p = s["percentiles"]
@@ -259,7 +259,7 @@ def cabin_ladder() -> None:
             color=color,
             lw=6,
             alpha=0.5,
-            label=f"{agent} ({max(st['games'] for k, st in summaries.items() if k.startswith(agent + '|'))} deals)",
+            label=f"{agent} ({max(st['games'] for k, st in summaries.items() if k.startswith(agent + ': '))} deals)",
         )
     axes[0].set_xticks(range(len(rungs)))
     axes[0].set_xticklabels(rungs, fontsize=8)
@@ -272,7 +272,7 @@ def cabin_ladder() -> None:
         for r in data["differences"]
         if r["metric"] == "score"
     }
-    series = {agent: [diffs.get(f"{agent}|{rung}") for rung in rungs] for agent in agents}
+    series = {agent: [diffs.get(f"{agent}: {rung}") for rung in rungs] for agent in agents}
     _bars(
         axes[1],
         rungs,
