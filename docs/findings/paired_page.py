@@ -9,7 +9,8 @@ metric's difference B − A, paired over the same deals, with its t-interval, bo
 interval and smallest detectable difference (``decklab.lab.compare``). Why this script
 and not one ``decklab report`` per sweep: a page draws its headlines from several
 sweeps (one per table size, or one per agent), and Holm's correction must span every
-test the page makes, not each report's own. The family is every metric of every pair.
+test the page makes, not each report's own. The family is every metric of every pair, or with ``--family`` the
+metrics named (the page's questions; the rest is then descriptive, and marked so).
 
 ``--summary`` adds a folder's solo-score summary (mean and interval, the 10/25/50/75/90th
 percentiles, the perfect-game rate with its Wilson interval): what a player of a solo game
@@ -78,17 +79,33 @@ def main(argv: list[str] | None = None) -> int:
         "--summary", nargs=2, action="append", default=[], metavar=("LABEL", "FOLDER")
     )
     parser.add_argument("--show", default="", help="metrics to print, comma-separated")
+    parser.add_argument(
+        "--family",
+        default="",
+        help="the metrics whose tests make the page's Holm family, comma-separated (default: "
+        "all); the others are reported as descriptive, untested",
+    )
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     rows: list[dict[str, Any]] = []
     for label, a, b in args.pair:
         diffs = compare.compare_rows(metrics.load(Path(a)), metrics.load(Path(b)))
         rows += [{"comparison": label, "a": a, "b": b, **d.to_json()} for d in diffs]
-    decided = compare.decide(rows)
+    family = [m for m in args.family.split(",") if m]
+    tested = [r for r in rows if not family or r["metric"] in family]
+    decided_tests = iter(compare.decide(tested))
+    decided = [
+        next(decided_tests)
+        if not family or r["metric"] in family
+        else {**r, "holm_p": None, "verdict": "descriptive (not in the Holm family)"}
+        for r in rows
+    ]
+    for r in decided:
+        r["tests"] = len(tested)
     data: dict[str, Any] = {
         "alpha": paired.ALPHA,
         "min_deals": paired.MIN_DEALS,
-        "holm_family": "every metric of every comparison on the page",
+        "holm_family": ", ".join(family) or "every metric of every comparison on the page",
         "differences": decided,
         "summaries": [_summary(label, Path(f)) for label, f in args.summary],
     }
@@ -97,8 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     out = sys.stdout
     if decided:
         out.write(
-            f"Holm's correction across {decided[0]['tests']} tests (every metric of every "
-            "comparison).\n\n| comparison | metric | deals | A | B | B − A (95% t) | "
+            f"Holm's correction across {decided[0]['tests']} tests ("
+            f"{data['holm_family']}).\n\n| comparison | metric | deals | A | B | B − A (95% t) | "
             "bootstrap 95% | detectable | Holm p | verdict |\n|---|---|---|---|---|---|---|---|---|---|\n"
         )
     for r in decided:

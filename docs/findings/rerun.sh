@@ -85,7 +85,7 @@ cabin() {
         "$OUT/cabin-ladder-$a/cell-stacks-${stacks}__beach_dump-true")
     done
   done
-  $PY "$D/paired_page.py" "${args[@]}" --show score,"perfect games",length,"beach dumps" \
+  $PY "$D/paired_page.py" "${args[@]}" --family score --show score,"perfect games",length,"beach dumps" \
     --out "$D/cabin-ladder.json" >"$OUT/cabin-ladder.md"
   $PY "$D/plots.py" cabin-ladder
 }
