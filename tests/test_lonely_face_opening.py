@@ -81,7 +81,7 @@ def test_L3_no_pairs_changes_only_the_grid_hands_and_draw_pile(die: bool) -> Non
             assert a.get(key) == b_setup.get(key), key
 
 
-def test_opening_is_validated_and_listed() -> None:
+def test_L2_opening_is_validated_and_listed() -> None:
     with pytest.raises(OptionError, match=r"opening='pairless' is not one of deal, no_pairs"):
         LonelyFaceState.new(2, {"opening": "pairless"})
     with pytest.raises(OptionError, match="is text"):
@@ -109,7 +109,19 @@ def test_L2_L6_a_setup_with_a_paired_opening_grid_is_refused_under_no_pairs() ->
     LonelyFaceState.from_setup(2, None, setup)
 
 
-def test_no_pairs_records_replay_to_the_same_game() -> None:
+def test_L2_L8_a_position_with_score_piles_is_not_an_opening_and_is_not_checked() -> None:
+    setup = _setup_with_a_pair()
+    deck = setup["main_deck"]
+    first = deck[-1]
+    second = next(c for c in reversed(deck[:-1]) if c[1] == first[1])
+    deck.remove(first)
+    deck.remove(second)
+    setup["piles"] = [[first, second], []]
+    state = LonelyFaceState.from_setup(2, {"opening": "no_pairs"}, setup)
+    assert _naive_pairs(_grid(state))  # the pair is still there: nothing was refused
+
+
+def test_L2_no_pairs_records_replay_to_the_same_game() -> None:
     rng = random.Random(11)
     for seed in range(6):
         state = LonelyFaceState.new(2 + seed % 3, {"opening": "no_pairs"}, seed=seed)
