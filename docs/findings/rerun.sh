@@ -63,9 +63,9 @@ cabin() {
   # The difficulty ladder: 8, 7 and 6 stacks, each with and without the beach dump (C2, C6),
   # every rung on the same deals (seed 1; C7: a deal is its seed), so each rung is compared
   # with the rules' game (8 stacks, no dump) deal by deal: greedy on 2,000 deals a rung,
-  # the expert on 30.
+  # fast on 1,000, the expert on 30.
   local a games
-  for a in greedy:2000 expert:30; do
+  for a in greedy:2000 fast:1000 expert:30; do
     games=${a#*:} a=${a%%:*}
     lab sweep cabin -p "$a" --vary stacks=8,7,6 --vary beach_dump=false,true --games "$games" \
       --seed 1 --out "$OUT/cabin-ladder-$a"
@@ -73,7 +73,7 @@ cabin() {
   done
   # every rung against the rules' game, paired, Holm across the page; percentiles per rung
   local args=() rung cell
-  for a in greedy expert; do
+  for a in greedy fast expert; do
     for rung in "8:false:8" "8:true:8 + dump" "7:false:7" "7:true:7 + dump" "6:false:6" "6:true:6 + dump"; do
       IFS=: read -r stacks dump label <<<"$rung"
       cell="$OUT/cabin-ladder-$a/cell-stacks-${stacks}__beach_dump-$dump"
