@@ -212,6 +212,111 @@ def corporation() -> None:
     _save(fig, "corporation-summary")
 
 
+def cabin_ladder() -> None:
+    """The difficulty ladder: each rung's score distribution per agent (box: 25th–75th
+    percentile, line: median, whiskers: 10th–90th, dot: mean), and each rung's paired
+    difference from the rules' game (8 stacks, no dump) with its 95% t-interval."""
+    data = _load("cabin-ladder")
+    summaries = {s["label"]: s for s in data["summaries"]}
+    agents = list(dict.fromkeys(label.split(": ", 1)[0] for label in summaries))
+    rungs = list(dict.fromkeys(label.split(": ", 1)[1] for label in summaries))
+    fig, axes = plt.subplots(1, 2, figsize=(12, 3.8))
+    width = 0.8 / len(agents)
+    for i, agent in enumerate(agents):
+        stats, xs = [], []
+        for g, rung in enumerate(rungs):
+            s = summaries.get(f"{agent}: {rung}")
+            if s is None:
+                continue
+            p = s["percentiles"]
+            stats.append(
+                {
+                    "med": p["p50"],
+                    "q1": p["p25"],
+                    "q3": p["p75"],
+                    "whislo": p["p10"],
+                    "whishi": p["p90"],
+                    "mean": s["mean"],
+                    "fliers": [],
+                    "label": "",
+                }
+            )
+            xs.append(g - 0.4 + width * (i + 0.5))
+        color = f"C{i}"
+        axes[0].bxp(
+            stats,
+            positions=xs,
+            widths=width * 0.8,
+            showmeans=True,
+            patch_artist=True,
+            boxprops={"facecolor": color, "alpha": 0.5},
+            medianprops={"color": "black"},
+            meanprops={"marker": "o", "markerfacecolor": "white", "markeredgecolor": "black"},
+        )
+        axes[0].plot(
+            [],
+            [],
+            color=color,
+            lw=6,
+            alpha=0.5,
+            label=f"{agent} ({max(st['games'] for k, st in summaries.items() if k.startswith(agent + ': '))} deals)",
+        )
+    axes[0].set_xticks(range(len(rungs)))
+    axes[0].set_xticklabels(rungs, fontsize=8)
+    axes[0].set_ylabel("squid points (lower is better)")
+    axes[0].set_title("Score per rung: 10th/25th/50th/75th/90th percentiles, mean", fontsize=10)
+    axes[0].legend(fontsize=7)
+    axes[0].grid(axis="y", alpha=0.3)
+    diffs = {
+        (r["comparison"]): (r["difference"], r["t_low"], r["t_high"])
+        for r in data["differences"]
+        if r["metric"] == "score"
+    }
+    series = {agent: [diffs.get(f"{agent}: {rung}") for rung in rungs] for agent in agents}
+    _bars(
+        axes[1],
+        rungs,
+        series,
+        "squid points, paired",
+        "Each rung minus the rules' game (8 stacks), same deals",
+    )
+    axes[1].axhline(0, color="black", lw=0.8)
+    _save(fig, "cabin-ladder")
+
+
+def lonely_face_opening() -> None:
+    """The first player's win rate with the rules' deal and with the opening grid
+    without pairs (Wilson 95%; dash: the fair 1/n), and the paired difference."""
+    from decklab.lab.stats import wilson
+
+    rows = [r for r in _load("lonely-face-opening")["differences"]]
+    first = [r for r in rows if r["metric"] == "first player wins"]
+    groups = [r["comparison"] for r in first]
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.6))
+    series: dict[str, list[Bar | None]] = {"rules' deal": [], "opening=no_pairs": []}
+    for r in first:
+        for name, key in (("rules' deal", "a_mean"), ("opening=no_pairs", "b_mean")):
+            low, high = wilson(r[key] * r["deals"], r["deals"])
+            series[name].append((r[key], low, high))
+    fair = [1 / int(g.split()[0]) for g in groups]
+    _bars(
+        axes[0], groups, series, "wins", "First player's win rate (dash: fair 1/n)", fair, pct=True
+    )
+    diffs = {
+        "first player wins": [(r["difference"], r["t_low"], r["t_high"]) for r in first],
+    }
+    _bars(
+        axes[1],
+        groups,
+        diffs,
+        "points of win rate, paired",
+        "no_pairs minus the rules' deal, same deals",
+        pct=True,
+    )
+    axes[1].axhline(0, color="black", lw=0.8)
+    _save(fig, "lonely-face-opening")
+
+
 def lonely_face() -> None:
     v = _variants("lonely-face")
     labels = list(v)
@@ -303,8 +408,10 @@ def notorious() -> None:
 PAGES = {
     "facade": facade,
     "cabin": cabin,
+    "cabin-ladder": cabin_ladder,
     "corporation": corporation,
     "lonely-face": lonely_face,
+    "lonely-face-opening": lonely_face_opening,
     "notorious": notorious,
 }
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Reruns the findings pages' simulations and rebuilds their reports and plots.
 #   bash docs/findings/rerun.sh [PAGE ...]      PAGE: facade cabin corporation lonely-face notorious
-#                                               facade-extra facade-skill (the last two: optional
-#                                               extra runs for the Façade page; default: all)
+#                                               facade-extra facade-skill (optional extra runs
+#                                               for the Façade page), cabin-bound and
+#                                               lonely-face-variants (the earlier runs those
+#                                               pages keep); default: all
 #   OUT=runs/findings WORKERS=2 bash docs/findings/rerun.sh facade   (decklab and python on PATH:
 #   `. .venv/bin/activate` first)
 # Results go to OUT (default runs/findings, outside git); the HTML/JSON reports are copied
@@ -58,14 +60,45 @@ facade_skill() {
 }
 
 cabin() {
-  # greedy on many deals, the expert (the game's sampled-deal solver) on fewer, same deals
+  # The difficulty ladder: 8, 7 and 6 stacks, each with and without the beach dump (C2, C6),
+  # every rung on the same deals (seed 1; C7: a deal is its seed), so each rung is compared
+  # with the rules' game (8 stacks, no dump) deal by deal: greedy on 2,000 deals a rung,
+  # fast on 1,000, the expert on 30.
+  local a games
+  for a in greedy:2000 fast:1000 expert:30; do
+    games=${a#*:} a=${a%%:*}
+    lab sweep cabin -p "$a" --vary stacks=8,7,6 --vary beach_dump=false,true --games "$games" \
+      --seed 1 --out "$OUT/cabin-ladder-$a"
+    report "$OUT/cabin-ladder-$a" "cabin-ladder-$a"
+  done
+  # every rung against the rules' game, paired, Holm across the page; percentiles per rung
+  local args=() rung cell
+  for a in greedy fast expert; do
+    for rung in "8:false:8" "8:true:8 + dump" "7:false:7" "7:true:7 + dump" "6:false:6" "6:true:6 + dump"; do
+      IFS=: read -r stacks dump label <<<"$rung"
+      cell="$OUT/cabin-ladder-$a/cell-stacks-${stacks}__beach_dump-$dump"
+      args+=(--summary "$a: $label" "$cell")
+      [ "$label" = 8 ] || args+=(--pair "$a: $label" "$OUT/cabin-ladder-$a/cell-stacks-8__beach_dump-false" "$cell")
+    done
+    for stacks in 7 6; do  # what the dump does at the harder rungs (at 8: the ladder's "8 + dump")
+      args+=(--pair "$a: the dump at $stacks" "$OUT/cabin-ladder-$a/cell-stacks-${stacks}__beach_dump-false" \
+        "$OUT/cabin-ladder-$a/cell-stacks-${stacks}__beach_dump-true")
+    done
+  done
+  $PY "$D/paired_page.py" "${args[@]}" --family score --show score,"perfect games",length,"beach dumps" \
+    --out "$D/cabin-ladder.json" >"$OUT/cabin-ladder.md"
+  $PY "$D/plots.py" cabin-ladder
+}
+
+cabin_bound() {
+  # the earlier run kept on the page: greedy and the expert at 8/7 stacks × the dump, and
+  # the clairvoyant bound (the exact solver on the true deal) on the expert's deals
   lab sweep cabin -p greedy --vary stacks=8,7 --vary beach_dump=false,true --games 2000 \
     --seed 1 --out "$OUT/cabin"
   report "$OUT/cabin" cabin
   lab sweep cabin -p expert --vary stacks=8,7 --vary beach_dump=false,true --games 80 \
     --seed 1 --out "$OUT/cabin-expert"
   report "$OUT/cabin-expert" cabin-expert
-  # the clairvoyant bound on the expert's deals (exact solver; with the dump a node limit)
   $PY "$D/cabin_bound.py" "$OUT/cabin-expert" "$OUT/cabin" --deals 80 --dump-deals 40 \
     --workers "$W" --out "$OUT/cabin-bound.json" >/dev/null
   cp "$OUT/cabin-bound.json" "$D/cabin-bound.json"
@@ -98,6 +131,23 @@ corporation() {
 }
 
 lonely_face() {
+  # the opening grid without pairs (option opening=no_pairs) against the rules' deal, greedy
+  # at every seat, 2, 3 and 4 players, the same deals (seed 1) with and without it
+  local args=() n
+  for n in 2 3 4; do
+    lab sweep lonely-face -p greedy -n "$n" --vary opening=deal,no_pairs --games 2000 --seed 1 \
+      --out "$OUT/lonely-face-opening-$n"
+    report "$OUT/lonely-face-opening-$n" "lonely-face-opening-$n"
+    args+=(--pair "$n players" "$OUT/lonely-face-opening-$n/cell-opening-deal" \
+      "$OUT/lonely-face-opening-$n/cell-opening-no_pairs")
+  done
+  $PY "$D/paired_page.py" "${args[@]}" --out "$D/lonely-face-opening.json" \
+    >"$OUT/lonely-face-opening.md"
+  $PY "$D/plots.py" lonely-face-opening
+}
+
+lonely_face_variants() {
+  # the earlier run kept on the page: the turn deck or the suit die, and the stall rule
   lab sweep lonely-face -p greedy --vary players=2,3,4 --vary suit_die=false,true \
     --vary stall_rounds=3,10 --games 1500 --seed 1 --out "$OUT/lonely-face"
   report "$OUT/lonely-face" lonely-face
@@ -116,7 +166,7 @@ notorious() {
 }
 
 pages=("$@")
-[ ${#pages[@]} -eq 0 ] && pages=(facade cabin corporation lonely-face notorious facade-extra facade-skill)
+[ ${#pages[@]} -eq 0 ] && pages=(facade cabin corporation lonely-face notorious facade-extra facade-skill cabin-bound lonely-face-variants)
 for page in "${pages[@]}"; do
   start=$(date +%s)
   "${page//-/_}"

@@ -26,6 +26,7 @@ CASES: list[tuple[str, int, dict[str, object]]] = [
     ("facade", 4, {"fifth_suit": True}),
     ("lonely-face", 2, {}),
     ("lonely-face", 4, {"suit_die": True}),
+    ("lonely-face", 3, {"opening": "no_pairs"}),
     ("notorious", 3, {"games": 2}),
     ("notorious", 8, {"games": 1}),
 ]

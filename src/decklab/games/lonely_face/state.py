@@ -103,6 +103,14 @@ INFO: Final = GameInfo(
             minimum=1,
             maximum=10_000,
         ),
+        Option(
+            "opening",
+            "the opening grid (L2): deal, as it comes; no_pairs, dealt without a pair (L6): "
+            "a card that would make one is set aside and shuffled back",
+            str,
+            default="deal",
+            choices=("deal", "no_pairs"),
+        ),
     ),
 )
 
@@ -142,6 +150,47 @@ _EMPTY_CELL: Final = "--"
 
 
 # ------------------------------------------------------------------ chance helpers
+def _pairs_back(grid: list[int], i: int, c: int) -> bool:
+    """Whether card ``c`` at cell ``i`` makes a pair (L6) with the cell on its left or
+    the one above it (the neighbours dealt before it in reading order)."""
+    if i % 4 and grid[i - 1] and is_pair(c, grid[i - 1]):
+        return True
+    return i >= 4 and grid[i - 4] != 0 and is_pair(c, grid[i - 4])
+
+
+def _deal_without_pairs(
+    shuffled: list[int], n: int, rng: Rng
+) -> tuple[list[int], list[list[int]], list[int]]:
+    """Option ``opening=no_pairs``: the grid dealt from the top of ``shuffled`` in reading
+    order, each card that would make a pair with a neighbour already dealt set aside
+    (L2, L6); the set-aside cards and the rest are then shuffled together, and the hands
+    and the draw pile dealt from them. A table can do it by hand, it always ends (at the
+    last cell at most 2 suits are barred and 15 cards used, so a card that fits is left),
+    and the hands stay a fair draw from the cards off the grid (samples stay valid)."""
+    grid = [0] * CELLS
+    aside: list[int] = []
+    pos = 0
+    for i in range(CELLS):
+        while True:
+            c = shuffled[pos]
+            pos += 1
+            if _pairs_back(grid, i, c):
+                aside.append(c)
+            else:
+                grid[i] = c
+                break
+    rest = aside + shuffled[pos:]
+    rng.shuffle(rest)
+    hands = [rest[3 * s : 3 * s + 3] for s in range(n)]
+    return grid, hands, rest[3 * n :]
+
+
+def grid_pairs(grid: Sequence[int]) -> list[tuple[int, int]]:
+    """The cells (reading order) of every pair on a grid (L6): what ``opening=no_pairs``
+    keeps off the opening grid."""
+    return [(a, b) for a, b in EDGES if grid[a] and grid[b] and is_pair(grid[a], grid[b])]
+
+
 def _draw_shuffle(rng: Rng) -> list[int]:
     order = list(DECK)
     rng.shuffle(order)
@@ -200,6 +249,8 @@ class LonelyFaceState(GameState):
     static_setup = True
 
     die: bool
+    no_pairs: bool
+    """Option ``opening=no_pairs``: the opening grid is dealt without a pair (L2, L6)."""
     stall: int
     """Turns in a row without a pair taken that end the game: stall_rounds × n (L9)."""
     grid: list[int]
@@ -261,6 +312,7 @@ class LonelyFaceState(GameState):
     def _init_fields(self) -> None:
         n = self.num_players
         self.die = bool(self.options["suit_die"])
+        self.no_pairs = self.options["opening"] == "no_pairs"
         self.stall = self.options["stall_rounds"] * n
         # (the grid, hands, main deck and score piles: laid out by _install on every path)
         self.suits = 0
@@ -332,6 +384,11 @@ class LonelyFaceState(GameState):
                     break
             turn_deck = list(DECK)
             rng.shuffle(turn_deck)  # the drawn cards go back, the deck is reshuffled (L3)
+        if self.no_pairs:
+            # After every draw of the default deal, so that the same seed gives the same
+            # first player and turn deck with and without the option: a paired comparison
+            # then differs only in the grid (and so the hands and the draw pile).
+            grid, hands, rest = _deal_without_pairs(main, n, rng)
         self._install(
             grid, hands, rest, [[] for _ in range(n)], draws, first, turn_deck, first_roll
         )
@@ -492,6 +549,14 @@ class LonelyFaceState(GameState):
                 f"the grid, hands, main deck and score piles hold {len(where)} cards, not the 52 of "
                 f"the main deck (missing: {absent})"
             )
+        if self.no_pairs and not any(piles):
+            found = grid_pairs(raw_grid)
+            if found:
+                named = ", ".join(f"{CELL_NAMES[a]}–{CELL_NAMES[b]}" for a, b in found)
+                raise SetupError(
+                    f"with opening=no_pairs the opening grid holds no pair (L6), but this one "
+                    f"has {named} (a position with score piles is not an opening: not checked)"
+                )
         first = _seat_of(setup["first_player"], n, "first_player")
         draws: list[dict[int, int]] = []
         turn_deck: list[int] = []
@@ -535,6 +600,7 @@ class LonelyFaceState(GameState):
     def clone(self) -> LonelyFaceState:
         c = self._clone_base()
         c.die = self.die
+        c.no_pairs = self.no_pairs
         c.stall = self.stall
         c.grid = self.grid.copy()
         c.suits = self.suits
