@@ -35,8 +35,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from decklab.bots.greedy import game_function
 from decklab.engine.errors import DecklabError
+from decklab.engine.gamecode import game_function
 from decklab.engine.state import GameState
 
 Predicate = Callable[[GameState, int, int], bool]

@@ -32,7 +32,6 @@ from rich.text import Text
 
 from decklab.bots.spec import format_spec, parse_spec
 from decklab.engine.errors import DecklabError
-from decklab.engine.gamecode import game_function
 from decklab.engine.registry import get_game
 from decklab.lab import metrics, paired
 from decklab.lab.agents import NEVER, RESTRICT
