@@ -70,9 +70,45 @@ def test_a_cycle_made_after_start_is_freed_by_the_policys_collection() -> None:
     assert asyncio.run(scenario()) == 1
 
 
+def test_what_survives_a_collection_is_frozen_and_a_deep_one_frees_it_later() -> None:
+    """Issue 21: tables at rest must not be walked by every collection (they made each
+    one a second-long stop at 10,000 tables); what the policy froze alive and that
+    became a cycle of garbage since is freed by the next deep collection."""
+    import weakref
+
+    class Node:
+        def __init__(self) -> None:
+            self.me = self
+
+    async def scenario() -> None:
+        policy = HeapPolicy(every_s=3600, deep_every=3)
+        policy.start()
+        try:
+            resting = [Node() for _ in range(2000)]  # tables at rest: they survive
+            before = gc.get_freeze_count()
+            policy.collect()
+            assert not policy.last_deep
+            # the survivors are frozen: the next ordinary collection does not walk them
+            assert gc.get_freeze_count() >= before + 2000
+            assert all(gc.is_tracked(n) for n in resting[:3])
+            alive = weakref.ref(resting[0])
+            del resting
+            policy.collect()  # ordinary: the frozen cycles stay, as documented
+            assert not policy.last_deep and alive() is not None
+            policy.collect()  # the third: deep, everything thawed and walked
+            assert policy.last_deep and alive() is None
+        finally:
+            await policy.stop()
+
+    asyncio.run(scenario())
+    assert gc.get_freeze_count() == 0
+
+
 def test_policy_refuses_a_non_positive_interval() -> None:
     with pytest.raises(ValueError, match="positive"):
         HeapPolicy(0)
+    with pytest.raises(ValueError, match="cadence"):
+        HeapPolicy(1, deep_every=0)
 
 
 def test_the_application_runs_the_policy_only_when_asked(tmp_path: Path) -> None:
