@@ -18,10 +18,11 @@ from typing import cast
 
 from decklab.bots.base import SEED, Agent, Hint, Param, make_rng, parse_params
 from decklab.bots.explain import explained
-from decklab.bots.greedy import GreedyAgent, game_function, game_greedy
+from decklab.bots.greedy import GreedyAgent, game_function, game_greedy, game_guidance
 from decklab.bots.ismcts import GUIDED, IsmctsAgent
 from decklab.bots.ismcts import PARAMS as ISMCTS_PARAMS
 from decklab.bots.registry import register_agent
+from decklab.bots.search import SearchAgent
 from decklab.engine.state import GameState
 
 
@@ -41,14 +42,33 @@ class ExpertAgent(Agent):
         self.samples = samples
         """Sampled deals a decision for a game's own expert (None: the game's default)."""
         self.fallback = GreedyAgent(seed)
-        budget = {"iters": str(iters)} | ({"time": str(seconds)} if seconds else {})
-        params = parse_params("ismcts", {**GUIDED, **budget}, ISMCTS_PARAMS)
-        self.search = IsmctsAgent.from_params({**params, "seed": seed})
+        self.seed = seed
+        self.budget = {"iters": str(iters)} | ({"time": str(seconds)} if seconds else {})
+        self.search = self._searcher({})
+        self.tuned: dict[type[GameState], SearchAgent] = {}
+        """The search of a game with guidance of its own (``search_guidance``), by game."""
+
+    def _searcher(self, guidance: dict[str, str]) -> SearchAgent:
+        params = parse_params("ismcts", {**GUIDED, **guidance, **self.budget}, ISMCTS_PARAMS)
+        return IsmctsAgent.from_params({**params, "seed": self.seed})
+
+    def _search_for(self, cls: type[GameState]) -> SearchAgent:
+        """The guided search for this game: ``GUIDED``, with the game's own settings if any."""
+        guidance = game_guidance(cls)
+        if not guidance:
+            return self.search
+        found = self.tuned.get(cls)
+        if found is None:
+            found = self.tuned[cls] = self._searcher(guidance)
+        return found
 
     def reseed(self, seed: int) -> None:
+        self.seed = seed
         self.rng.seed(seed)
         self.fallback.reseed(seed)
         self.search.reseed(seed)
+        for search in self.tuned.values():
+            search.reseed(seed)
 
     def choose(self, state: GameState, seat: int) -> int:
         return self.hint(state, seat).action
@@ -59,7 +79,7 @@ class ExpertAgent(Agent):
         expert = game_function(type(state), "expert", "expert_action")
         if expert is None:
             if game_greedy(type(state)) is not None:
-                found = self.search.hint(state, seat)
+                found = self._search_for(type(state)).hint(state, seat)
                 return explained(state, seat, found, unit="", lower_is_better=False)
             found = self.fallback.hint(state, seat)
             return explained(state, seat, found, lower_is_better=False)
