@@ -85,3 +85,17 @@ def test_the_expert_searches_lonely_face_with_the_games_own_guidance() -> None:
         state.apply(seat, rng.choice(state.legal_actions(seat)))
     assert compared == 8
     assert differs  # the widening changes what the search finds: the check can fail
+
+
+def test_a_reseeded_expert_plays_as_a_fresh_one_with_the_games_guidance() -> None:
+    """The lab reuses agents and reseeds them: the game's own search must be reseeded too."""
+    from decklab.bots import make_agent
+
+    state = LonelyFaceState.new(2, seed=12)
+    seat = state.to_act()[0]
+    fresh = make_agent("expert:iters=48,seed=5").hint(state, seat)
+    used = make_agent("expert:iters=48,seed=1")
+    used.hint(state, seat)
+    used.reseed(5)
+    again = used.hint(state, seat)
+    assert (again.action, again.values) == (fresh.action, fresh.values)
