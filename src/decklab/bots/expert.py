@@ -7,8 +7,10 @@ solver run on deals sampled from what the player can see. Where a game has no
 expert but a rule-based ``greedy`` player, ISMCTS guided by that player stands
 in (the configuration of docs/strength.md at its ×4 budget, 192 iterations a
 decision: clearly stronger than greedy in every game there, and about a tenth
-of a second a move). A game with neither gets the generic greedy lookahead. Like ``greedy``,
-the game's function is always handed a determinization, never the true state.
+of a second a move); a game's ``greedy`` module may add settings of that search
+that suit it (``search_guidance()``, e.g. progressive widening). A game with
+neither gets the generic greedy lookahead. Like ``greedy``, the game's function
+is always handed a determinization, never the true state.
 """
 
 from __future__ import annotations
