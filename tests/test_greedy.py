@@ -215,7 +215,7 @@ def test_greedy_plays_the_top_of_its_own_ranking(name: str) -> None:
     assert checked > 50
 
 
-@pytest.mark.parametrize("name", ["facade", "notorious"])
+@pytest.mark.parametrize("name", ["facade", "lonely-face", "notorious"])
 def test_expected_scores_are_the_scores_at_the_end_and_a_guess_before(name: str) -> None:
     from decklab.bots.greedy import game_estimate
 

@@ -7,8 +7,10 @@ solver run on deals sampled from what the player can see. Where a game has no
 expert but a rule-based ``greedy`` player, ISMCTS guided by that player stands
 in (the configuration of docs/strength.md at its ×4 budget, 192 iterations a
 decision: clearly stronger than greedy in every game there, and about a tenth
-of a second a move). A game with neither gets the generic greedy lookahead. Like ``greedy``,
-the game's function is always handed a determinization, never the true state.
+of a second a move); a game's ``greedy`` module may add settings of that search
+that suit it (``search_guidance()``, e.g. progressive widening). A game with
+neither gets the generic greedy lookahead. Like ``greedy``, the game's function
+is always handed a determinization, never the true state.
 """
 
 from __future__ import annotations
@@ -18,10 +20,11 @@ from typing import cast
 
 from decklab.bots.base import SEED, Agent, Hint, Param, make_rng, parse_params
 from decklab.bots.explain import explained
-from decklab.bots.greedy import GreedyAgent, game_greedy
+from decklab.bots.greedy import GreedyAgent, game_greedy, game_guidance
 from decklab.bots.ismcts import GUIDED, IsmctsAgent
 from decklab.bots.ismcts import PARAMS as ISMCTS_PARAMS
 from decklab.bots.registry import register_agent
+from decklab.bots.search import SearchAgent
 from decklab.engine.gamecode import game_function
 from decklab.engine.state import GameState
 
@@ -42,19 +45,38 @@ class ExpertAgent(Agent):
         self.samples = samples
         """Sampled deals a decision for a game's own expert (None: the game's default)."""
         self.fallback = GreedyAgent(seed)
-        budget = {"iters": str(iters)} | ({"time": str(seconds)} if seconds else {})
-        params = parse_params("ismcts", {**GUIDED, **budget}, ISMCTS_PARAMS)
-        self.search = IsmctsAgent.from_params({**params, "seed": seed})
+        self.seed = seed
+        self.budget = {"iters": str(iters)} | ({"time": str(seconds)} if seconds else {})
+        self.search = self._searcher({})
+        self.tuned: dict[type[GameState], SearchAgent] = {}
+        """The search of a game with guidance of its own (``search_guidance``), by game."""
+
+    def _searcher(self, guidance: dict[str, str]) -> SearchAgent:
+        params = parse_params("ismcts", {**GUIDED, **guidance, **self.budget}, ISMCTS_PARAMS)
+        return IsmctsAgent.from_params({**params, "seed": self.seed})
+
+    def _search_for(self, cls: type[GameState]) -> SearchAgent:
+        """The guided search for this game: ``GUIDED``, with the game's own settings if any."""
+        guidance = game_guidance(cls)
+        if not guidance:
+            return self.search
+        found = self.tuned.get(cls)
+        if found is None:
+            found = self.tuned[cls] = self._searcher(guidance)
+        return found
 
     def reseed(self, seed: int) -> None:
+        self.seed = seed
         self.rng.seed(seed)
         self.fallback.reseed(seed)
         self.search.reseed(seed)
+        for search in self.tuned.values():
+            search.reseed(seed)
 
     def choose(self, state: GameState, seat: int) -> int:
         own = game_function(type(state), "expert", "expert_action")
         if own is None and game_greedy(type(state)) is not None:
-            return self.search.choose(state, seat)  # the move without the explanation
+            return self._search_for(type(state)).choose(state, seat)  # no explanation needed
         return self.hint(state, seat).action
 
     def hint(self, state: GameState, seat: int) -> Hint:
@@ -63,7 +85,7 @@ class ExpertAgent(Agent):
         expert = game_function(type(state), "expert", "expert_action")
         if expert is None:
             if game_greedy(type(state)) is not None:
-                return self.search.hint(state, seat)  # explained by the search itself
+                return self._search_for(type(state)).hint(state, seat)  # explained by it
             return self.fallback.hint(state, seat)  # explained by greedy itself
         return explained(
             state, seat, self._own(expert, state, seat), lower_is_better=state.info.lower_is_better

@@ -38,10 +38,13 @@ ValuesFn = Callable[[GameState, int, random.Random], dict[int, float]]
 """``action_values(state, seat, rng) -> {action: value}``: the greedy player's ratings."""
 EstimateFn = Callable[[GameState], list[float]]
 """``expected_scores(state) -> [score per seat]``: a game's guess of the final scores."""
+GuidanceFn = Callable[[], dict[str, str]]
+"""``search_guidance() -> {param: value}``: a game's own settings for the expert's search."""
 
 _FOUND: Final[dict[type[GameState], GreedyFn | None]] = {}
 _VALUES: Final[dict[type[GameState], ValuesFn | None]] = {}
 _ESTIMATE: Final[dict[type[GameState], EstimateFn | None]] = {}
+_GUIDANCE: Final[dict[type[GameState], dict[str, str]]] = {}
 
 
 def game_greedy(cls: type[GameState]) -> GreedyFn | None:
@@ -69,6 +72,20 @@ def game_estimate(cls: type[GameState]) -> EstimateFn | None:
     if cls not in _ESTIMATE:
         _ESTIMATE[cls] = cast(EstimateFn | None, game_function(cls, "greedy", "expected_scores"))
     return _ESTIMATE[cls]
+
+
+def game_guidance(cls: type[GameState]) -> dict[str, str]:
+    """The game's own ``search_guidance()``: search parameters that suit it, or none.
+
+    The expert's search is one configuration for every game (``ismcts.GUIDED``); a
+    game whose measurements favour another setting of a generic parameter (say
+    progressive widening) names it in its ``greedy`` module, so that no game is named
+    in the search. Read once per game class; a copy is returned.
+    """
+    if cls not in _GUIDANCE:
+        fn = cast(GuidanceFn | None, game_function(cls, "greedy", "search_guidance"))
+        _GUIDANCE[cls] = dict(fn()) if fn is not None else {}
+    return dict(_GUIDANCE[cls])
 
 
 def one_ply_values(

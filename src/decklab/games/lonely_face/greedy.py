@@ -21,6 +21,12 @@ heuristics, and why:
   card or a heart into your hand (they make the best pairs later) and puts out
   a spade.
 
+Search judges a game it cut off by :func:`expected_scores`: the points so far, the
+cards in hand (as above), and the best move of the seat whose turn it is (its turn
+suit is turned): without it, a cut-off just before that move and one just after it
+would differ by a whole pair, and which one a rollout ends on depends only on how
+deep the tree went.
+
 Fair: reads the public grid, the turned turn-deck cards, the option ``suit_die``
 and the seat's own legal actions (a swap names its own hand card). No other
 hand, nor the main deck or the turn deck's order, is ever read.
@@ -33,7 +39,7 @@ from typing import Final
 
 from decklab import cards
 from decklab.engine.chance import std_choice
-from decklab.games.lonely_face.state import LonelyFaceState
+from decklab.games.lonely_face.state import OVER, LonelyFaceState
 from decklab.games.lonely_face.tables import (
     DIE,
     EDGES,
@@ -179,3 +185,40 @@ def action_values(state: LonelyFaceState, seat: int, rng: random.Random) -> dict
             value = -_threat(existing, 0, 0.0)
         values[action] = value
     return values
+
+
+_NO_TIES: Final = random.Random(0)
+"""``action_values`` splits no ties, so the estimate needs no generator of its own."""
+
+
+def expected_scores(state: LonelyFaceState) -> list[float]:
+    """Every seat's guess of its final score: points, hand cards, and the move now due.
+
+    The points so far (L10), plus what each hand's cards are worth for later pairs
+    (``HAND_WORTH``), plus, for the seat to move, its best move's worth under the
+    heuristics above when that is positive (its turn suit is already turned, L4). A
+    finished game's estimate is its scores. Reads what ``action_values`` reads and
+    the hands; search hands it a sampled deal, so another seat's hand is a sample.
+    """
+    out = [float(p) for p in state.points]
+    if state.phase == OVER:
+        return out
+    for s, hand in enumerate(state.hands):
+        for c in hand:
+            out[s] += HAND_WORTH[c]
+    seat = state.cur
+    best = max(action_values(state, seat, _NO_TIES).values(), default=0.0)
+    if best > 0.0:
+        out[seat] += best
+    return out
+
+
+def search_guidance() -> dict[str, str]:
+    """The expert's search settings for Lonely Face beside the common ones (``GUIDED``).
+
+    Progressive widening (``widen=0.5``): below the root the searching seat's own
+    later moves start with the greedy move and add others only as visits grow, so
+    the few dozen deals each root move gets are not spent exploring poor follow-ups
+    (docs/strength.md, "Lonely Face: the expert at 70%?").
+    """
+    return {"widen": "0.5"}
