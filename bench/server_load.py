@@ -215,28 +215,98 @@ async def lag_probe(tally: Tally, until: float, every_s: float = 0.01) -> None:
         tally.lag.append(time.monotonic() - due)
 
 
-async def make_tables(base: str, tables: int, game: str, peer: bool) -> list[tuple[str, list[str]]]:
-    """The tables (id, seat tokens) the clients will play, made over REST, 16 at a time."""
+PASSWORD = "a long bench passphrase"
+KEEP_ALIVE = httpx.Limits(keepalive_expiry=2.0)
+"""A connection idle for 2 s is closed by the client, before uvicorn's 5 s keep-alive
+closes it under a request just sent on it (a person waits for the others' sign-ups)."""
+
+
+@dataclass
+class Person:
+    """A scripted person with an account: their own HTTP client (its cookie jar holds
+    the session), the CSRF token their page would send, and the address they come from
+    (``X-Forwarded-For``, believed because the bench's server trusts loopback as its
+    proxy: the per-address sign-up limit then counts each person once, as in production
+    behind a reverse proxy)."""
+
+    username: str
+    http: httpx.AsyncClient
+    csrf: str = ""
+
+    def page(self) -> dict[str, str]:
+        """The headers a logged-in page of the site sends with a change."""
+        return {"x-csrf-token": self.csrf}
+
+
+async def sign_up(base: str, count: int, gate: asyncio.Semaphore) -> list[Person]:
+    """``count`` accounts, each signed up (logged in at once) from an address of its own."""
+    tag = f"{random.randrange(36**4):04x}"
+
+    async def one(k: int) -> Person:
+        address = f"10.{k // 65536 % 256}.{k // 256 % 256}.{k % 256}"
+        http = httpx.AsyncClient(
+            base_url=base,
+            timeout=120,
+            headers={"x-forwarded-for": address, "origin": base},
+            limits=KEEP_ALIVE,
+        )
+        person = Person(f"load{tag}n{k}", http)
+        async with gate:
+            answer = await http.post(
+                "/api/account/signup", json={"username": person.username, "password": PASSWORD}
+            )
+        if answer.status_code != 201:
+            raise RuntimeError(f"sign-up refused: {answer.status_code} {answer.text}")
+        person.csrf = answer.json()["csrf"]
+        return person
+
+    return list(await asyncio.gather(*(one(k) for k in range(count))))
+
+
+async def make_tables(
+    base: str,
+    tables: int,
+    game: str,
+    peer: bool,
+    people: list[Person] | None = None,
+    turn_s: float | None = None,
+    parallel: int = 16,
+) -> list[tuple[str, list[str]]]:
+    """The tables (id, seat tokens) the clients will play, made over REST, ``parallel``
+    at a time. With ``people`` (accounts), table k is made by one person of a pair and
+    each of the pair takes a seat logged in (the seats are the accounts'); else two
+    guests take them. ``turn_s``: a turn-based table with that long for each move."""
     if peer:
         return [(f"t{k}", ["", ""]) for k in range(tables)]
-    gate = asyncio.Semaphore(16)
-    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+    gate = asyncio.Semaphore(parallel)
+    body: dict[str, Any] = {"game": game, "players": 2, "public": False}
+    if turn_s is not None:
+        body["turn"] = {"move_s": turn_s, "on_deadline": "bot"}
+    pairs = len(people) // 2 if people else 0
+    async with httpx.AsyncClient(base_url=base, timeout=120, limits=KEEP_ALIVE) as guest:
 
-        async def one() -> tuple[str, list[str]]:
+        async def post(who: Person | None, path: str, payload: dict[str, Any]) -> Any:
+            http, headers = (guest, {}) if who is None else (who.http, who.page())
+            answer = await http.post(path, json=payload, headers=headers)
+            if answer.status_code >= 300:
+                raise RuntimeError(f"{path}: {answer.status_code} {answer.text}")
+            return answer.json()
+
+        async def one(k: int) -> tuple[str, list[str]]:
+            seated: list[Person | None] = [None, None]
+            if people:
+                seated = [people[2 * (k % pairs)], people[2 * (k % pairs) + 1]]
             async with gate:
-                made = await http.post(
-                    "/api/tables", json={"game": game, "players": 2, "public": False}
-                )
-                table = made.json()["id"]
+                table = (await post(seated[0], "/api/tables", body))["id"]
                 tokens = []
-                for seat in ("p1", "p2"):
-                    joined = await http.post(
-                        f"/api/tables/{table}/join", json={"seat": seat, "nickname": seat}
+                for seat, who in zip(("p1", "p2"), seated, strict=True):
+                    joined = await post(
+                        who, f"/api/tables/{table}/join", {"seat": seat, "nickname": seat}
                     )
-                    tokens.append(joined.json()["token"])
+                    tokens.append(joined["token"])
                 return table, tokens
 
-        return list(await asyncio.gather(*(one() for _ in range(tables))))
+        return list(await asyncio.gather(*(one(k) for k in range(tables))))
 
 
 async def play_slice(
@@ -316,17 +386,15 @@ def pct(values: list[float], q: float) -> float | None:
 
 
 def load(
-    base: str,
     ws_base: str,
-    tables: int,
+    made: list[tuple[str, list[str]]],
     seconds: float,
-    game: str,
     peer: bool,
     clients: int,
     server_pid: int,
     spy: Path | None = None,
 ) -> dict[str, Any]:
-    made = asyncio.run(make_tables(base, tables, game, peer))
+    tables = len(made)
     parts = [made[k::clients] for k in range(clients)]
     start_at = time.time() + 2.0 + tables / 100
     jobs = [
@@ -541,6 +609,148 @@ def start_peer(home: Path) -> tuple[subprocess.Popen[bytes], int]:
     return proc, port
 
 
+TURN_S = 30 * 24 * 3600.0
+"""The idle tables' time per move: the longest a table may give (nothing falls due)."""
+
+
+def rss_kb(pid: int) -> int:
+    """Resident memory of one process (kB, ``VmRSS``)."""
+    for text in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if text.startswith("VmRSS:"):
+            return int(text.split()[1])
+    return 0
+
+
+def tree_rss_kb(pid: int) -> int:
+    total = 0
+    for member in tree(pid):
+        with contextlib.suppress(OSError, ValueError):
+            total += rss_kb(member)
+    return total
+
+
+async def idle_phase(
+    base: str,
+    server_pid: int,
+    count: int,
+    game: str,
+    people: list[Person] | None,
+    seconds: float,
+    parallel: int,
+) -> dict[str, Any]:
+    """Make ``count`` turn-based tables whose seats are taken and whose person to move
+    does not move (a month a move), then leave the server alone for ``seconds``: its
+    CPU over that window, and its memory after the tables against before."""
+    await asyncio.sleep(2.0)  # the sign-ups' hashing threads settle
+    rss0, main0 = tree_rss_kb(server_pid), rss_kb(server_pid)
+    t0, made_cpu0 = time.monotonic(), tree_cpu(server_pid)
+    made = await make_tables(base, count, game, False, people, TURN_S, parallel)
+    made_s = time.monotonic() - t0
+    made_cpu = tree_cpu(server_pid) - made_cpu0
+    await asyncio.sleep(2.0)  # the last requests' work done
+    rss1, main1 = tree_rss_kb(server_pid), rss_kb(server_pid)
+    cpu0, main_cpu0, busy0 = tree_cpu(server_pid), cpu_seconds(server_pid), machine_busy()[0]
+    w0 = time.monotonic()
+    await asyncio.sleep(seconds)
+    window = time.monotonic() - w0
+    cpu = (tree_cpu(server_pid) - cpu0) / window
+    main_cpu = (cpu_seconds(server_pid) - main_cpu0) / window
+    busy = (machine_busy()[0] - busy0) / window
+    rss2 = tree_rss_kb(server_pid)
+    # one of them, as anyone sees it: turn-based, both seats taken, a deadline running
+    async with httpx.AsyncClient(base_url=base, timeout=60) as look:
+        summary = (await look.get(f"/api/tables/{made[0][0]}")).json()
+    return {
+        "idle_tables": count,
+        "idle_made_s": made_s,
+        "idle_tables_per_s": count / made_s,
+        "idle_made_server_cpu_ms_per_table": 1000 * made_cpu / count,
+        "idle_window_s": window,
+        "idle_server_cpu": cpu,
+        "idle_server_main_cpu": main_cpu,
+        "idle_machine_busy_cores": busy,
+        "idle_rss_before_mb": rss0 / 1024,
+        "idle_rss_after_mb": rss1 / 1024,
+        "idle_rss_after_window_mb": rss2 / 1024,
+        "idle_rss_main_before_mb": main0 / 1024,
+        "idle_rss_main_after_mb": main1 / 1024,
+        "idle_kb_per_table": (rss1 - rss0) / count,
+        "idle_sample": {
+            "status": summary["status"],
+            "turn": summary["turn"],
+            "seats": [(s["kind"], s["nickname"]) for s in summary["seats"]],
+        },
+    }
+
+
+async def seats_from_another_device(
+    base: str, people: list[Person], made: list[tuple[str, list[str]]], gate: asyncio.Semaphore
+) -> list[tuple[str, list[str]]]:
+    """Each person logs in again with a fresh client (another device) and takes the seat
+    tokens from "my games": the tables are played with those, so the seats the clients
+    hold are the accounts' own, followed from device to device."""
+    held: dict[tuple[str, str], str] = {}
+
+    async def one(person: Person) -> None:
+        address = person.http.headers["x-forwarded-for"]
+        async with httpx.AsyncClient(
+            base_url=base,
+            timeout=120,
+            headers={"x-forwarded-for": address, "origin": base},
+            limits=KEEP_ALIVE,
+        ) as device:
+            async with gate:
+                answer = await device.post(
+                    "/api/account/login", json={"username": person.username, "password": PASSWORD}
+                )
+            if answer.status_code != 200:
+                raise RuntimeError(f"login refused: {answer.status_code} {answer.text}")
+            games = (await device.get("/api/me/games")).json()
+            for entry in games["active"]:
+                held[(entry["table"], entry["seat"])] = entry["token"]
+
+    await asyncio.gather(*(one(person) for person in people))
+    followed = []
+    for table, tokens in made:
+        mine = [held.get((table, seat)) for seat in ("p1", "p2")]
+        if mine != tokens:
+            raise RuntimeError(f"table {table}: the seats did not follow their accounts")
+        followed.append((table, [t for t in mine if t is not None]))
+    return followed
+
+
+async def prepare(
+    base: str,
+    server_pid: int,
+    tables: int,
+    game: str,
+    peer: bool,
+    accounts: int,
+    idle: int,
+    idle_seconds: float,
+    parallel: int,
+) -> tuple[list[tuple[str, list[str]]], dict[str, Any]]:
+    """Everything before the play: the accounts (none for guests), the idle turn-based
+    tables and their measurement, then the live tables."""
+    report: dict[str, Any] = {"accounts": accounts if not peer else 0}
+    people: list[Person] | None = None
+    hashing = asyncio.Semaphore(4)  # argon2 takes 64 MiB a hash: a few at a time
+    if accounts and not peer:
+        t0 = time.monotonic()
+        people = await sign_up(base, accounts, hashing)
+        report["signup_s"] = time.monotonic() - t0
+    try:
+        if idle and not peer:
+            report |= await idle_phase(base, server_pid, idle, game, people, idle_seconds, parallel)
+        made = await make_tables(base, tables, game, peer, people, None, parallel)
+        if people:
+            made = await seats_from_another_device(base, people, made, hashing)
+    finally:
+        for person in people or []:
+            await person.http.aclose()
+    return made, report
+
+
 def measure(
     kind: str,
     database: str | None,
@@ -550,25 +760,36 @@ def measure(
     clients: int,
     extra: list[str],
     spy: Path | None = None,
+    accounts: int = 0,
+    idle: int = 0,
+    idle_seconds: float = 20.0,
+    parallel: int = 16,
 ) -> dict[str, Any]:
     home = Path(tempfile.mkdtemp(prefix="decklab-load-"))
     if kind == "peer":
         proc, port = start_peer(home)
     else:
         assert database is not None
-        proc, port = start_decklab(database, home, extra)
+        # the scripted people come through "a proxy" on loopback, each from its own address
+        proc, port = start_decklab(database, home, [*extra, "--trusted-proxy", "127.0.0.1"])
     try:
-        result = load(
-            f"http://127.0.0.1:{port}",
-            f"ws://127.0.0.1:{port}",
-            tables,
-            seconds,
-            game,
-            kind == "peer",
-            clients,
-            proc.pid,
-            spy,
+        made, report = asyncio.run(
+            prepare(
+                f"http://127.0.0.1:{port}",
+                proc.pid,
+                tables,
+                game,
+                kind == "peer",
+                accounts,
+                idle,
+                idle_seconds,
+                parallel,
+            )
         )
+        result = load(
+            f"ws://127.0.0.1:{port}", made, seconds, kind == "peer", clients, proc.pid, spy
+        )
+        result |= report
         result["server"] = kind
     finally:
         proc.terminate()
@@ -606,6 +827,29 @@ def main() -> None:
         default=None,
         help="a folder: sample the server with py-spy during each run (raw stacks)",
     )
+    parser.add_argument(
+        "--accounts",
+        type=int,
+        default=100,
+        help="people with accounts who sign up, make the tables and sit at them (in pairs); "
+        "each logs in again as another device and plays with the seats its games list",
+    )
+    parser.add_argument(
+        "--guests", action="store_true", help="guests take the seats instead (no accounts)"
+    )
+    parser.add_argument(
+        "--idle",
+        type=int,
+        default=0,
+        help="turn-based tables made first and left at rest (seats taken, nobody moves)",
+    )
+    parser.add_argument(
+        "--idle-seconds",
+        type=float,
+        default=20.0,
+        help="how long the server is left alone with the idle tables, CPU measured",
+    )
+    parser.add_argument("--parallel", type=int, default=16, help="tables made at once over REST")
     parser.add_argument("--out", type=Path, default=None, help="write the results as JSON")
     parser.add_argument("--plot", type=Path, default=None, help="write the latency curve as PNG")
     parser.add_argument(
@@ -648,7 +892,13 @@ def main() -> None:
                     args.clients,
                     extra,
                     None if args.py_spy is None else args.py_spy / f"{db}-{n}.txt",
+                    accounts=0 if args.guests else max(2, args.accounts),
+                    idle=args.idle,
+                    idle_seconds=args.idle_seconds,
+                    parallel=args.parallel,
                 )
+                if args.idle:
+                    print(f"       {idle_line(got)}", flush=True)
                 got["p99_vs_peer"] = (got["p99_ms"] or 0) / (peer["p99_ms"] or 1)
                 results.append(got)
                 print(
@@ -676,6 +926,15 @@ def line(got: dict[str, Any]) -> str:
         f"client lag p99 {got['client_lag_p99_ms'] or 0:.1f} ms  "
         f"frame {got['event_frame_bytes'] or 0:.0f} B  "
         f"errors {got['errors']} {got['error_codes']}"
+    )
+
+
+def idle_line(got: dict[str, Any]) -> str:
+    return (
+        f"{got['idle_tables']} idle turn-based tables (made at {got['idle_tables_per_s']:.0f}/s): "
+        f"server CPU at rest {got['idle_server_cpu']:.4f} cores over {got['idle_window_s']:.0f} s "
+        f"(machine {got['idle_machine_busy_cores']:.2f}); RSS {got['idle_rss_before_mb']:.0f} → "
+        f"{got['idle_rss_after_mb']:.0f} MB = {got['idle_kb_per_table']:.1f} kB a table"
     )
 
 
