@@ -643,9 +643,18 @@ async def idle_phase(
     CPU over that window, and its memory after the tables against before."""
     await asyncio.sleep(2.0)  # the sign-ups' hashing threads settle
     rss0, main0 = tree_rss_kb(server_pid), rss_kb(server_pid)
+    # the same server at rest before the tables: what it costs with none
+    cpu0, w0 = tree_cpu(server_pid), time.monotonic()
+    await asyncio.sleep(seconds)
+    empty_cpu = (tree_cpu(server_pid) - cpu0) / (time.monotonic() - w0)
     t0, made_cpu0 = time.monotonic(), tree_cpu(server_pid)
-    made = await make_tables(base, count, game, False, people, TURN_S, parallel)
-    made_s = time.monotonic() - t0
+    # in two halves: the second half's growth is the cost of a table once the server's
+    # caches and pools are warm (the first tables also pay for those)
+    made = await make_tables(base, count // 2, game, False, people, TURN_S, parallel)
+    await asyncio.sleep(1.0)
+    rss_half = tree_rss_kb(server_pid)
+    made += await make_tables(base, count - count // 2, game, False, people, TURN_S, parallel)
+    made_s = time.monotonic() - t0 - 1.0
     made_cpu = tree_cpu(server_pid) - made_cpu0
     await asyncio.sleep(2.0)  # the last requests' work done
     rss1, main1 = tree_rss_kb(server_pid), rss_kb(server_pid)
@@ -667,6 +676,7 @@ async def idle_phase(
         "idle_made_server_cpu_ms_per_table": 1000 * made_cpu / count,
         "idle_window_s": window,
         "idle_server_cpu": cpu,
+        "idle_server_cpu_without_tables": empty_cpu,
         "idle_server_main_cpu": main_cpu,
         "idle_machine_busy_cores": busy,
         "idle_rss_before_mb": rss0 / 1024,
@@ -675,6 +685,7 @@ async def idle_phase(
         "idle_rss_main_before_mb": main0 / 1024,
         "idle_rss_main_after_mb": main1 / 1024,
         "idle_kb_per_table": (rss1 - rss0) / count,
+        "idle_kb_per_table_second_half": (rss1 - rss_half) / max(1, count - count // 2),
         "idle_sample": {
             "status": summary["status"],
             "turn": summary["turn"],
@@ -830,7 +841,7 @@ def main() -> None:
     parser.add_argument(
         "--accounts",
         type=int,
-        default=100,
+        default=40,
         help="people with accounts who sign up, make the tables and sit at them (in pairs); "
         "each logs in again as another device and plays with the seats its games list",
     )
@@ -839,9 +850,9 @@ def main() -> None:
     )
     parser.add_argument(
         "--idle",
-        type=int,
-        default=0,
-        help="turn-based tables made first and left at rest (seats taken, nobody moves)",
+        default="0",
+        help="turn-based tables made first and left at rest (seats taken, nobody moves); "
+        "a list (0,10000) measures each on a fresh server",
     )
     parser.add_argument(
         "--idle-seconds",
@@ -859,11 +870,10 @@ def main() -> None:
     if args.replot is not None:
         plot(json.loads(args.replot.read_text()), args.plot)
         return
-    from tests.server import pgserver
     from tests.server.games import two_player
 
     game = two_player()
-    pg = None
+    pgs: list[Any] = []  # the PostgreSQL server, once started
     results: list[dict[str, Any]] = []
     try:
         for n in [int(x) for x in args.tables.split(",")]:
@@ -873,47 +883,63 @@ def main() -> None:
                 results.append(peer)
                 print(f"N={n:4d} {'peer':10s} {line(peer)}", flush=True)
             for db in args.db.split(","):
-                kind, _, processes = db.partition(":")
-                extra = list(args.serve_arg)
-                if processes:
-                    extra += ["--processes", processes]
-                if kind == "postgresql":
-                    if pg is None:
-                        pg = pgserver.start()
-                    url = pg.create_database(f"load_{n}_{random.randrange(10**6)}")
-                else:
-                    url = f"sqlite:///{tempfile.mkdtemp(prefix='decklab-load-db-')}/server.sqlite3"
-                got = measure(
-                    db,
-                    url,
-                    n,
-                    args.seconds,
-                    game,
-                    args.clients,
-                    extra,
-                    None if args.py_spy is None else args.py_spy / f"{db}-{n}.txt",
-                    accounts=0 if args.guests else max(2, args.accounts),
-                    idle=args.idle,
-                    idle_seconds=args.idle_seconds,
-                    parallel=args.parallel,
-                )
-                if args.idle:
-                    print(f"       {idle_line(got)}", flush=True)
-                got["p99_vs_peer"] = (got["p99_ms"] or 0) / (peer["p99_ms"] or 1)
-                results.append(got)
-                print(
-                    f"N={n:4d} {db:10s} {line(got)}  (p99 ×{got['p99_vs_peer']:.1f} the peer's)",
-                    flush=True,
-                )
-                if "phases_ms" in got:
-                    print(f"       {phases_line(got)}", flush=True)
+                for idle in [int(x) for x in str(args.idle).split(",")]:
+                    got = measure_db(args, db, n, idle, game, pgs)
+                    got["p99_vs_peer"] = (got["p99_ms"] or 0) / (peer["p99_ms"] or 1)
+                    results.append(got)
+                    if idle:
+                        print(f"       {idle_line(got)}", flush=True)
+                    print(
+                        f"N={n:4d} {got['server']:10s} {line(got)}  "
+                        f"(p99 ×{got['p99_vs_peer']:.1f} the peer's)",
+                        flush=True,
+                    )
+                    if "phases_ms" in got:
+                        print(f"       {phases_line(got)}", flush=True)
     finally:
-        if pg is not None:
+        for pg in pgs:
             pg.stop()
     if args.out:
         args.out.write_text(json.dumps(results, indent=1))
     if args.plot:
         plot(results, args.plot)
+
+
+def measure_db(
+    args: argparse.Namespace, db: str, n: int, idle: int, game: str, pgs: list[Any]
+) -> dict[str, Any]:
+    """One run of decklab on ``db`` (``postgresql:N``: N processes), a fresh database."""
+    from tests.server import pgserver
+
+    kind, _, processes = db.partition(":")
+    extra = list(args.serve_arg)
+    if processes:
+        extra += ["--processes", processes]
+    if kind == "postgresql":
+        if not pgs:
+            pgs.append(pgserver.start())
+        url = pgs[0].create_database(f"load_{n}_{random.randrange(10**6)}")
+    else:
+        url = f"sqlite:///{tempfile.mkdtemp(prefix='decklab-load-db-')}/server.sqlite3"
+    got = measure(
+        db,
+        url,
+        n,
+        args.seconds,
+        game,
+        args.clients,
+        extra,
+        None if args.py_spy is None else args.py_spy / f"{db}-{n}-{idle}.txt",
+        accounts=0 if args.guests else max(2, args.accounts),
+        idle=idle,
+        idle_seconds=args.idle_seconds,
+        parallel=args.parallel,
+    )
+    got["database"] = kind
+    got["seats"] = "guests" if args.guests else "accounts"
+    if idle:
+        got["server"] = f"{db} +{idle // 1000}k idle" if idle >= 1000 else f"{db} +{idle} idle"
+    return got
 
 
 def line(got: dict[str, Any]) -> str:
@@ -933,8 +959,10 @@ def idle_line(got: dict[str, Any]) -> str:
     return (
         f"{got['idle_tables']} idle turn-based tables (made at {got['idle_tables_per_s']:.0f}/s): "
         f"server CPU at rest {got['idle_server_cpu']:.4f} cores over {got['idle_window_s']:.0f} s "
+        f"({got['idle_server_cpu_without_tables']:.4f} before them) "
         f"(machine {got['idle_machine_busy_cores']:.2f}); RSS {got['idle_rss_before_mb']:.0f} → "
-        f"{got['idle_rss_after_mb']:.0f} MB = {got['idle_kb_per_table']:.1f} kB a table"
+        f"{got['idle_rss_after_mb']:.0f} MB = {got['idle_kb_per_table']:.1f} kB a table "
+        f"({got['idle_kb_per_table_second_half']:.1f} kB in the second half)"
     )
 
 
