@@ -223,41 +223,66 @@ closes it under a request just sent on it (a person waits for the others' sign-u
 
 @dataclass
 class Person:
-    """A scripted person with an account: their own HTTP client (its cookie jar holds
-    the session), the CSRF token their page would send, and the address they come from
+    """A scripted person with an account: the address they come from
     (``X-Forwarded-For``, believed because the bench's server trusts loopback as its
     proxy: the per-address sign-up limit then counts each person once, as in production
-    behind a reverse proxy)."""
+    behind a reverse proxy), their session cookies on the device they signed up with and
+    on a second device, and the CSRF token their page sends. Their HTTP clients are
+    opened per phase (:func:`opened`): each phase runs in an event loop of its own."""
 
     username: str
-    http: httpx.AsyncClient
+    address: str
+    cookies: httpx.Cookies = field(default_factory=httpx.Cookies)
     csrf: str = ""
+    device: httpx.Cookies | None = None
+    """The second device's cookies, once it has logged in."""
+    http: httpx.AsyncClient | None = None
+
+    def client(self, base: str, cookies: httpx.Cookies) -> httpx.AsyncClient:
+        return httpx.AsyncClient(
+            base_url=base,
+            timeout=120,
+            headers={"x-forwarded-for": self.address, "origin": base},
+            cookies=cookies,
+            limits=KEEP_ALIVE,
+        )
 
     def page(self) -> dict[str, str]:
         """The headers a logged-in page of the site sends with a change."""
         return {"x-csrf-token": self.csrf}
 
 
-async def sign_up(base: str, count: int, gate: asyncio.Semaphore) -> list[Person]:
-    """``count`` accounts, each signed up (logged in at once) from an address of its own."""
+@contextlib.asynccontextmanager
+async def opened(base: str, people: list[Person] | None) -> Any:
+    """Each person's client on their first device, for one phase."""
+    for person in people or []:
+        person.http = person.client(base, person.cookies)
+    try:
+        yield
+    finally:
+        for person in people or []:
+            if person.http is not None:
+                person.cookies = httpx.Cookies(person.http.cookies)
+                await person.http.aclose()
+                person.http = None
+
+
+async def sign_up(base: str, count: int) -> list[Person]:
+    """``count`` accounts, each signed up (logged in at once) from an address of its own;
+    a few at a time (an argon2id hash takes 64 MiB and tens of ms)."""
     tag = f"{random.randrange(36**4):04x}"
+    gate = asyncio.Semaphore(4)
 
     async def one(k: int) -> Person:
-        address = f"10.{k // 65536 % 256}.{k // 256 % 256}.{k % 256}"
-        http = httpx.AsyncClient(
-            base_url=base,
-            timeout=120,
-            headers={"x-forwarded-for": address, "origin": base},
-            limits=KEEP_ALIVE,
-        )
-        person = Person(f"load{tag}n{k}", http)
-        async with gate:
+        person = Person(f"load{tag}n{k}", f"10.{k // 65536 % 256}.{k // 256 % 256}.{k % 256}")
+        async with gate, person.client(base, person.cookies) as http:
             answer = await http.post(
                 "/api/account/signup", json={"username": person.username, "password": PASSWORD}
             )
-        if answer.status_code != 201:
-            raise RuntimeError(f"sign-up refused: {answer.status_code} {answer.text}")
-        person.csrf = answer.json()["csrf"]
+            if answer.status_code != 201:
+                raise RuntimeError(f"sign-up refused: {answer.status_code} {answer.text}")
+            person.csrf = answer.json()["csrf"]
+            person.cookies = httpx.Cookies(http.cookies)
         return person
 
     return list(await asyncio.gather(*(one(k) for k in range(count))))
@@ -286,7 +311,9 @@ async def make_tables(
     async with httpx.AsyncClient(base_url=base, timeout=120, limits=KEEP_ALIVE) as guest:
 
         async def post(who: Person | None, path: str, payload: dict[str, Any]) -> Any:
-            http, headers = (guest, {}) if who is None else (who.http, who.page())
+            http, headers = (
+                (guest, {}) if who is None or who.http is None else (who.http, who.page())
+            )
             answer = await http.post(path, json=payload, headers=headers)
             if answer.status_code >= 300:
                 raise RuntimeError(f"{path}: {answer.status_code} {answer.text}")
@@ -650,10 +677,11 @@ async def idle_phase(
     t0, made_cpu0 = time.monotonic(), tree_cpu(server_pid)
     # in two halves: the second half's growth is the cost of a table once the server's
     # caches and pools are warm (the first tables also pay for those)
-    made = await make_tables(base, count // 2, game, False, people, TURN_S, parallel)
-    await asyncio.sleep(1.0)
-    rss_half = tree_rss_kb(server_pid)
-    made += await make_tables(base, count - count // 2, game, False, people, TURN_S, parallel)
+    async with opened(base, people):
+        made = await make_tables(base, count // 2, game, False, people, TURN_S, parallel)
+        await asyncio.sleep(1.0)
+        rss_half = tree_rss_kb(server_pid)
+        made += await make_tables(base, count - count // 2, game, False, people, TURN_S, parallel)
     made_s = time.monotonic() - t0 - 1.0
     made_cpu = tree_cpu(server_pid) - made_cpu0
     await asyncio.sleep(2.0)  # the last requests' work done
@@ -695,27 +723,25 @@ async def idle_phase(
 
 
 async def seats_from_another_device(
-    base: str, people: list[Person], made: list[tuple[str, list[str]]], gate: asyncio.Semaphore
+    base: str, people: list[Person], made: list[tuple[str, list[str]]]
 ) -> list[tuple[str, list[str]]]:
-    """Each person logs in again with a fresh client (another device) and takes the seat
-    tokens from "my games": the tables are played with those, so the seats the clients
-    hold are the accounts' own, followed from device to device."""
+    """Each person logs in again on a second device (once) and takes the seat tokens from
+    "my games": the tables are played with those, so the seats the clients hold are the
+    accounts' own, followed from device to device."""
     held: dict[tuple[str, str], str] = {}
+    gate = asyncio.Semaphore(4)
 
     async def one(person: Person) -> None:
-        address = person.http.headers["x-forwarded-for"]
-        async with httpx.AsyncClient(
-            base_url=base,
-            timeout=120,
-            headers={"x-forwarded-for": address, "origin": base},
-            limits=KEEP_ALIVE,
-        ) as device:
-            async with gate:
-                answer = await device.post(
-                    "/api/account/login", json={"username": person.username, "password": PASSWORD}
-                )
-            if answer.status_code != 200:
-                raise RuntimeError(f"login refused: {answer.status_code} {answer.text}")
+        async with person.client(base, person.device or httpx.Cookies()) as device:
+            if person.device is None:
+                async with gate:
+                    answer = await device.post(
+                        "/api/account/login",
+                        json={"username": person.username, "password": PASSWORD},
+                    )
+                if answer.status_code != 200:
+                    raise RuntimeError(f"login refused: {answer.status_code} {answer.text}")
+                person.device = httpx.Cookies(device.cookies)
             games = (await device.get("/api/me/games")).json()
             for entry in games["active"]:
                 held[(entry["table"], entry["seat"])] = entry["token"]
@@ -730,42 +756,21 @@ async def seats_from_another_device(
     return followed
 
 
-async def prepare(
-    base: str,
-    server_pid: int,
-    tables: int,
-    game: str,
-    peer: bool,
-    accounts: int,
-    idle: int,
-    idle_seconds: float,
-    parallel: int,
-) -> tuple[list[tuple[str, list[str]]], dict[str, Any]]:
-    """Everything before the play: the accounts (none for guests), the idle turn-based
-    tables and their measurement, then the live tables."""
-    report: dict[str, Any] = {"accounts": accounts if not peer else 0}
-    people: list[Person] | None = None
-    hashing = asyncio.Semaphore(4)  # argon2 takes 64 MiB a hash: a few at a time
-    if accounts and not peer:
-        t0 = time.monotonic()
-        people = await sign_up(base, accounts, hashing)
-        report["signup_s"] = time.monotonic() - t0
-    try:
-        if idle and not peer:
-            report |= await idle_phase(base, server_pid, idle, game, people, idle_seconds, parallel)
+async def live_tables(
+    base: str, tables: int, game: str, peer: bool, people: list[Person] | None, parallel: int
+) -> list[tuple[str, list[str]]]:
+    """The tables to play (no clock, not turn-based), their seats' tokens."""
+    async with opened(base, people):
         made = await make_tables(base, tables, game, peer, people, None, parallel)
-        if people:
-            made = await seats_from_another_device(base, people, made, hashing)
-    finally:
-        for person in people or []:
-            await person.http.aclose()
-    return made, report
+    if people:
+        made = await seats_from_another_device(base, people, made)
+    return made
 
 
 def measure(
     kind: str,
     database: str | None,
-    tables: int,
+    sizes: list[int],
     seconds: float,
     game: str,
     clients: int,
@@ -775,42 +780,48 @@ def measure(
     idle: int = 0,
     idle_seconds: float = 20.0,
     parallel: int = 16,
-) -> dict[str, Any]:
+) -> list[dict[str, Any]]:
+    """One server: its accounts and idle tables made once, then for each size in turn
+    that many live tables played (those of an earlier size stay, at rest: the bench's
+    server gives an away seat a day before a bot takes it)."""
     home = Path(tempfile.mkdtemp(prefix="decklab-load-"))
     if kind == "peer":
         proc, port = start_peer(home)
     else:
         assert database is not None
         # the scripted people come through "a proxy" on loopback, each from its own address
-        proc, port = start_decklab(database, home, [*extra, "--trusted-proxy", "127.0.0.1"])
+        more = ["--trusted-proxy", "127.0.0.1", "--grace", "86400"]
+        proc, port = start_decklab(database, home, [*extra, *more])
+    base = f"http://127.0.0.1:{port}"
+    results: list[dict[str, Any]] = []
     try:
-        made, report = asyncio.run(
-            prepare(
-                f"http://127.0.0.1:{port}",
-                proc.pid,
-                tables,
-                game,
-                kind == "peer",
-                accounts,
-                idle,
-                idle_seconds,
-                parallel,
+        report: dict[str, Any] = {"accounts": accounts if kind != "peer" else 0}
+        people = None
+        if accounts and kind != "peer":
+            t0 = time.monotonic()
+            people = asyncio.run(sign_up(base, accounts))
+            report["signup_s"] = time.monotonic() - t0
+        if idle and kind != "peer":
+            report |= asyncio.run(
+                idle_phase(base, proc.pid, idle, game, people, idle_seconds, parallel)
             )
-        )
-        result = load(
-            f"ws://127.0.0.1:{port}", made, seconds, kind == "peer", clients, proc.pid, spy
-        )
-        result |= report
-        result["server"] = kind
+        for n in sizes:
+            made = asyncio.run(live_tables(base, n, game, kind == "peer", people, parallel))
+            result = load(
+                f"ws://127.0.0.1:{port}", made, seconds, kind == "peer", clients, proc.pid, spy
+            )
+            before = sum(sizes[: len(results)])
+            results.append(result | report | {"server": kind, "live_before": before})
     finally:
         proc.terminate()
         proc.wait(30)
-    moves = result.pop("_moves")
     traces = sorted(home.glob("trace-*.json"))
-    if kind != "peer" and traces:
-        window = (result["window_start"], result["window_start"] + seconds)
-        result.update(breakdown(moves, traces, window))
-    return result
+    for result in results:
+        moves = result.pop("_moves")
+        if kind != "peer" and traces:
+            window = (result["window_start"], result["window_start"] + seconds)
+            result.update(breakdown(moves, traces, window))
+    return results
 
 
 def main() -> None:
@@ -860,6 +871,12 @@ def main() -> None:
         default=20.0,
         help="how long the server is left alone with the idle tables, CPU measured",
     )
+    parser.add_argument(
+        "--same-server",
+        action="store_true",
+        help="one server per database plays the --tables sizes in turn (its accounts and "
+        "idle tables made once; each size's live tables stay, at rest, for the next)",
+    )
     parser.add_argument("--parallel", type=int, default=16, help="tables made at once over REST")
     parser.add_argument("--out", type=Path, default=None, help="write the results as JSON")
     parser.add_argument("--plot", type=Path, default=None, help="write the latency curve as PNG")
@@ -875,27 +892,34 @@ def main() -> None:
     game = two_player()
     pgs: list[Any] = []  # the PostgreSQL server, once started
     results: list[dict[str, Any]] = []
+    sizes = [int(x) for x in args.tables.split(",")]
+    peers: dict[int, dict[str, Any]] = {}
     try:
-        for n in [int(x) for x in args.tables.split(",")]:
-            peer: dict[str, Any] = {"p99_ms": None}
-            if not args.no_peer:
-                peer = measure("peer", None, n, args.seconds, game, args.clients, [])
-                results.append(peer)
-                print(f"N={n:4d} {'peer':10s} {line(peer)}", flush=True)
-            for db in args.db.split(","):
-                for idle in [int(x) for x in str(args.idle).split(",")]:
-                    got = measure_db(args, db, n, idle, game, pgs)
-                    got["p99_vs_peer"] = (got["p99_ms"] or 0) / (peer["p99_ms"] or 1)
-                    results.append(got)
-                    if idle:
-                        print(f"       {idle_line(got)}", flush=True)
-                    print(
-                        f"N={n:4d} {got['server']:10s} {line(got)}  "
-                        f"(p99 ×{got['p99_vs_peer']:.1f} the peer's)",
-                        flush=True,
-                    )
-                    if "phases_ms" in got:
-                        print(f"       {phases_line(got)}", flush=True)
+        for n in sizes if not args.no_peer else []:
+            peers[n] = measure("peer", None, [n], args.seconds, game, args.clients, [])[0]
+            results.append(peers[n])
+            print(f"N={n:4d} {'peer':10s} {line(peers[n])}", flush=True)
+        for db in args.db.split(","):
+            for idle in [int(x) for x in str(args.idle).split(",")]:
+                for group in [sizes] if args.same_server else [[n] for n in sizes]:
+                    for got in measure_db(args, db, group, idle, game, pgs):
+                        n = got["tables"]
+                        peer_p99 = peers.get(n, {}).get("p99_ms")
+                        got["p99_vs_peer"] = (got["p99_ms"] or 0) / peer_p99 if peer_p99 else None
+                        results.append(got)
+                        if idle and got["live_before"] == 0:
+                            print(f"       {idle_line(got)}", flush=True)
+                        print(
+                            f"N={n:4d} {got['server']:10s} {line(got)}"
+                            + (
+                                f"  (p99 ×{got['p99_vs_peer']:.1f} the peer's)"
+                                if got["p99_vs_peer"]
+                                else ""
+                            ),
+                            flush=True,
+                        )
+                        if "phases_ms" in got:
+                            print(f"       {phases_line(got)}", flush=True)
     finally:
         for pg in pgs:
             pg.stop()
@@ -906,9 +930,10 @@ def main() -> None:
 
 
 def measure_db(
-    args: argparse.Namespace, db: str, n: int, idle: int, game: str, pgs: list[Any]
-) -> dict[str, Any]:
-    """One run of decklab on ``db`` (``postgresql:N``: N processes), a fresh database."""
+    args: argparse.Namespace, db: str, sizes: list[int], idle: int, game: str, pgs: list[Any]
+) -> list[dict[str, Any]]:
+    """Runs of decklab on ``db`` (``postgresql:N``: N processes), one fresh server and
+    database for the ``sizes`` in turn."""
     from tests.server import pgserver
 
     kind, _, processes = db.partition(":")
@@ -918,28 +943,31 @@ def measure_db(
     if kind == "postgresql":
         if not pgs:
             pgs.append(pgserver.start())
-        url = pgs[0].create_database(f"load_{n}_{random.randrange(10**6)}")
+        url = pgs[0].create_database(f"load_{sizes[0]}_{random.randrange(10**6)}")
     else:
         url = f"sqlite:///{tempfile.mkdtemp(prefix='decklab-load-db-')}/server.sqlite3"
-    got = measure(
+    label = db
+    if idle:
+        label = f"{db} +{idle // 1000}k idle" if idle >= 1000 else f"{db} +{idle} idle"
+    runs = measure(
         db,
         url,
-        n,
+        sizes,
         args.seconds,
         game,
         args.clients,
         extra,
-        None if args.py_spy is None else args.py_spy / f"{db}-{n}-{idle}.txt",
+        None if args.py_spy is None else args.py_spy / f"{db}-{sizes[0]}-{idle}.txt",
         accounts=0 if args.guests else max(2, args.accounts),
         idle=idle,
         idle_seconds=args.idle_seconds,
         parallel=args.parallel,
     )
-    got["database"] = kind
-    got["seats"] = "guests" if args.guests else "accounts"
-    if idle:
-        got["server"] = f"{db} +{idle // 1000}k idle" if idle >= 1000 else f"{db} +{idle} idle"
-    return got
+    for got in runs:
+        got["database"] = kind
+        got["seats"] = "guests" if args.guests else "accounts"
+        got["server"] = label
+    return runs
 
 
 def line(got: dict[str, Any]) -> str:
