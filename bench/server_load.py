@@ -13,7 +13,16 @@ to the table's two connections. The ratio of decklab's latency to the peer's say
 what the game, the view building and the durable commit cost on top of the
 transport, independently of how loaded the machine is.
 
+By default the seats are people's accounts (``--guests``: guests, as before issue 21):
+``--accounts`` people sign up over REST (each from an address of its own, through the
+server's trusted proxy on loopback), pairs of them make the tables and join them logged
+in (cookie, CSRF header), and each logs in again as a second device and plays with
+the seat tokens its "my games" lists. ``--idle N`` first makes N turn-based tables
+whose seats are taken and whose person to move waits (a month a move), then leaves
+the server alone: its CPU at rest, before and with them, and its memory per table.
+
     .venv/bin/python bench/server_load.py --tables 50,100,200,500 --seconds 10 --db sqlite,postgresql
+    .venv/bin/python bench/server_load.py --tables 500 --idle 10000 --db sqlite
 """
 
 from __future__ import annotations
