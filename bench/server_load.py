@@ -712,6 +712,7 @@ async def idle_phase(
         "idle_tables_per_s": count / made_s,
         "idle_made_server_cpu_ms_per_table": 1000 * made_cpu / count,
         "idle_window_s": window,
+        "idle_window_start": w0,
         "idle_server_cpu": cpu,
         "idle_server_cpu_without_tables": empty_cpu,
         "idle_server_main_cpu": main_cpu,
@@ -776,6 +777,26 @@ async def live_tables(
     return made
 
 
+def collections_at_rest(traces: list[Path], got: dict[str, Any]) -> dict[str, Any]:
+    """The server's scheduled full garbage collections (:mod:`decklab.server.heap`, one
+    every 300 s) that fell in the window at rest: each walks every table held, so one
+    that falls in a 20 s window shows in its CPU. Their pauses (wall time, at least
+    their CPU) are taken out for the rate between them."""
+    start = got["idle_window_start"]
+    end = start + got["idle_window_s"]
+    pauses = []
+    for trace in traces:
+        for at, pause in json.loads(trace.read_text()).get("collections", []):
+            if start <= at <= end:
+                pauses.append(pause)
+    spent = got["idle_server_cpu"] * got["idle_window_s"] - sum(pauses)
+    return {
+        "idle_full_collections": len(pauses),
+        "idle_full_collection_ms": [1000 * p for p in pauses],
+        "idle_server_cpu_between_collections": max(0.0, spent) / got["idle_window_s"],
+    }
+
+
 def measure(
     kind: str,
     database: str | None,
@@ -825,6 +846,8 @@ def measure(
         proc.terminate()
         proc.wait(30)
     traces = sorted(home.glob("trace-*.json"))
+    if idle and traces and results:
+        results[0] |= collections_at_rest(traces, results[0])
     for result in results:
         moves = result.pop("_moves")
         if kind != "peer" and traces:
@@ -996,7 +1019,9 @@ def idle_line(got: dict[str, Any]) -> str:
     return (
         f"{got['idle_tables']} idle turn-based tables (made at {got['idle_tables_per_s']:.0f}/s): "
         f"server CPU at rest {got['idle_server_cpu']:.4f} cores over {got['idle_window_s']:.0f} s "
-        f"({got['idle_server_cpu_without_tables']:.4f} before them) "
+        f"({got['idle_server_cpu_without_tables']:.4f} before them; "
+        f"{got.get('idle_full_collections', 0)} full collections in the window, "
+        f"{got.get('idle_full_collection_ms', [])} ms) "
         f"(machine {got['idle_machine_busy_cores']:.2f}); RSS {got['idle_rss_before_mb']:.0f} → "
         f"{got['idle_rss_after_mb']:.0f} MB = {got['idle_kb_per_table']:.1f} kB a table "
         f"({got['idle_kb_per_table_second_half']:.1f} kB in the second half)"
