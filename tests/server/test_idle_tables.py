@@ -88,6 +88,10 @@ async def test_resting_turn_based_tables_hold_no_task_timer_or_clock_read(
         for _ in range(40):
             await _seated_turn_table(service, DAY)
         many = await _at_rest()
+        for _ in range(30):  # a busy host: the last joins' trailing work may still run
+            if many == few:
+                break
+            many = await _at_rest()
         # 43 tables wait for a move: not one task or timer more than 3 did
         assert many == few, f"tasks and timers: {few} with 3 tables, {many} with 43"
         turn_tables = [t for t in service.tables.values() if t.turn is not None]
