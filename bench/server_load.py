@@ -13,7 +13,16 @@ to the table's two connections. The ratio of decklab's latency to the peer's say
 what the game, the view building and the durable commit cost on top of the
 transport, independently of how loaded the machine is.
 
+By default the seats are people's accounts (``--guests``: guests, as before issue 21):
+``--accounts`` people sign up over REST (each from an address of its own, through the
+server's trusted proxy on loopback), pairs of them make the tables and join them logged
+in (cookie, CSRF header), and each logs in again as a second device and plays with
+the seat tokens its "my games" lists. ``--idle N`` first makes N turn-based tables
+whose seats are taken and whose person to move waits (a month a move), then leaves
+the server alone: its CPU at rest, before and with them, and its memory per table.
+
     .venv/bin/python bench/server_load.py --tables 50,100,200,500 --seconds 10 --db sqlite,postgresql
+    .venv/bin/python bench/server_load.py --tables 500 --idle 10000 --db sqlite
 """
 
 from __future__ import annotations
@@ -215,28 +224,125 @@ async def lag_probe(tally: Tally, until: float, every_s: float = 0.01) -> None:
         tally.lag.append(time.monotonic() - due)
 
 
-async def make_tables(base: str, tables: int, game: str, peer: bool) -> list[tuple[str, list[str]]]:
-    """The tables (id, seat tokens) the clients will play, made over REST, 16 at a time."""
+PASSWORD = "a long bench passphrase"
+KEEP_ALIVE = httpx.Limits(keepalive_expiry=2.0)
+"""A connection idle for 2 s is closed by the client, before uvicorn's 5 s keep-alive
+closes it under a request just sent on it (a person waits for the others' sign-ups)."""
+
+
+@dataclass
+class Person:
+    """A scripted person with an account: the address they come from
+    (``X-Forwarded-For``, believed because the bench's server trusts loopback as its
+    proxy: the per-address sign-up limit then counts each person once, as in production
+    behind a reverse proxy), their session cookies on the device they signed up with and
+    on a second device, and the CSRF token their page sends. Their HTTP clients are
+    opened per phase (:func:`opened`): each phase runs in an event loop of its own."""
+
+    username: str
+    address: str
+    cookies: httpx.Cookies = field(default_factory=httpx.Cookies)
+    csrf: str = ""
+    device: httpx.Cookies | None = None
+    """The second device's cookies, once it has logged in."""
+    http: httpx.AsyncClient | None = None
+
+    def client(self, base: str, cookies: httpx.Cookies) -> httpx.AsyncClient:
+        return httpx.AsyncClient(
+            base_url=base,
+            timeout=120,
+            headers={"x-forwarded-for": self.address, "origin": base},
+            cookies=cookies,
+            limits=KEEP_ALIVE,
+        )
+
+    def page(self) -> dict[str, str]:
+        """The headers a logged-in page of the site sends with a change."""
+        return {"x-csrf-token": self.csrf}
+
+
+@contextlib.asynccontextmanager
+async def opened(base: str, people: list[Person] | None) -> Any:
+    """Each person's client on their first device, for one phase."""
+    for person in people or []:
+        person.http = person.client(base, person.cookies)
+    try:
+        yield
+    finally:
+        for person in people or []:
+            if person.http is not None:
+                person.cookies = httpx.Cookies(person.http.cookies)
+                await person.http.aclose()
+                person.http = None
+
+
+async def sign_up(base: str, count: int) -> list[Person]:
+    """``count`` accounts, each signed up (logged in at once) from an address of its own;
+    a few at a time (an argon2id hash takes 64 MiB and tens of ms)."""
+    tag = f"{random.randrange(36**4):04x}"
+    gate = asyncio.Semaphore(4)
+
+    async def one(k: int) -> Person:
+        person = Person(f"load{tag}n{k}", f"10.{k // 65536 % 256}.{k // 256 % 256}.{k % 256}")
+        async with gate, person.client(base, person.cookies) as http:
+            answer = await http.post(
+                "/api/account/signup", json={"username": person.username, "password": PASSWORD}
+            )
+            if answer.status_code != 201:
+                raise RuntimeError(f"sign-up refused: {answer.status_code} {answer.text}")
+            person.csrf = answer.json()["csrf"]
+            person.cookies = httpx.Cookies(http.cookies)
+        return person
+
+    return list(await asyncio.gather(*(one(k) for k in range(count))))
+
+
+async def make_tables(
+    base: str,
+    tables: int,
+    game: str,
+    peer: bool,
+    people: list[Person] | None = None,
+    turn_s: float | None = None,
+    parallel: int = 16,
+) -> list[tuple[str, list[str]]]:
+    """The tables (id, seat tokens) the clients will play, made over REST, ``parallel``
+    at a time. With ``people`` (accounts), table k is made by one person of a pair and
+    each of the pair takes a seat logged in (the seats are the accounts'); else two
+    guests take them. ``turn_s``: a turn-based table with that long for each move."""
     if peer:
         return [(f"t{k}", ["", ""]) for k in range(tables)]
-    gate = asyncio.Semaphore(16)
-    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+    gate = asyncio.Semaphore(parallel)
+    body: dict[str, Any] = {"game": game, "players": 2, "public": False}
+    if turn_s is not None:
+        body["turn"] = {"move_s": turn_s, "on_deadline": "bot"}
+    pairs = len(people) // 2 if people else 0
+    async with httpx.AsyncClient(base_url=base, timeout=120, limits=KEEP_ALIVE) as guest:
 
-        async def one() -> tuple[str, list[str]]:
+        async def post(who: Person | None, path: str, payload: dict[str, Any]) -> Any:
+            http, headers = (
+                (guest, {}) if who is None or who.http is None else (who.http, who.page())
+            )
+            answer = await http.post(path, json=payload, headers=headers)
+            if answer.status_code >= 300:
+                raise RuntimeError(f"{path}: {answer.status_code} {answer.text}")
+            return answer.json()
+
+        async def one(k: int) -> tuple[str, list[str]]:
+            seated: list[Person | None] = [None, None]
+            if people:
+                seated = [people[2 * (k % pairs)], people[2 * (k % pairs) + 1]]
             async with gate:
-                made = await http.post(
-                    "/api/tables", json={"game": game, "players": 2, "public": False}
-                )
-                table = made.json()["id"]
+                table = (await post(seated[0], "/api/tables", body))["id"]
                 tokens = []
-                for seat in ("p1", "p2"):
-                    joined = await http.post(
-                        f"/api/tables/{table}/join", json={"seat": seat, "nickname": seat}
+                for seat, who in zip(("p1", "p2"), seated, strict=True):
+                    joined = await post(
+                        who, f"/api/tables/{table}/join", {"seat": seat, "nickname": seat}
                     )
-                    tokens.append(joined.json()["token"])
+                    tokens.append(joined["token"])
                 return table, tokens
 
-        return list(await asyncio.gather(*(one() for _ in range(tables))))
+        return list(await asyncio.gather(*(one(k) for k in range(tables))))
 
 
 async def play_slice(
@@ -316,17 +422,15 @@ def pct(values: list[float], q: float) -> float | None:
 
 
 def load(
-    base: str,
     ws_base: str,
-    tables: int,
+    made: list[tuple[str, list[str]]],
     seconds: float,
-    game: str,
     peer: bool,
     clients: int,
     server_pid: int,
     spy: Path | None = None,
 ) -> dict[str, Any]:
-    made = asyncio.run(make_tables(base, tables, game, peer))
+    tables = len(made)
     parts = [made[k::clients] for k in range(clients)]
     start_at = time.time() + 2.0 + tables / 100
     jobs = [
@@ -541,44 +645,215 @@ def start_peer(home: Path) -> tuple[subprocess.Popen[bytes], int]:
     return proc, port
 
 
+TURN_S = 30 * 24 * 3600.0
+"""The idle tables' time per move: the longest a table may give (nothing falls due)."""
+
+
+def rss_kb(pid: int) -> int:
+    """Resident memory of one process (kB, ``VmRSS``)."""
+    for text in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if text.startswith("VmRSS:"):
+            return int(text.split()[1])
+    return 0
+
+
+def tree_rss_kb(pid: int) -> int:
+    total = 0
+    for member in tree(pid):
+        with contextlib.suppress(OSError, ValueError):
+            total += rss_kb(member)
+    return total
+
+
+async def idle_phase(
+    base: str,
+    server_pid: int,
+    count: int,
+    game: str,
+    people: list[Person] | None,
+    seconds: float,
+    parallel: int,
+) -> dict[str, Any]:
+    """Make ``count`` turn-based tables whose seats are taken and whose person to move
+    does not move (a month a move), then leave the server alone for ``seconds``: its
+    CPU over that window, and its memory after the tables against before."""
+    await asyncio.sleep(2.0)  # the sign-ups' hashing threads settle
+    rss0, main0 = tree_rss_kb(server_pid), rss_kb(server_pid)
+    # the same server at rest before the tables: what it costs with none
+    cpu0, w0 = tree_cpu(server_pid), time.monotonic()
+    await asyncio.sleep(seconds)
+    empty_cpu = (tree_cpu(server_pid) - cpu0) / (time.monotonic() - w0)
+    t0, made_cpu0 = time.monotonic(), tree_cpu(server_pid)
+    # in two halves: the second half's growth is the cost of a table once the server's
+    # caches and pools are warm (the first tables also pay for those)
+    async with opened(base, people):
+        made = await make_tables(base, count // 2, game, False, people, TURN_S, parallel)
+        await asyncio.sleep(1.0)
+        rss_half = tree_rss_kb(server_pid)
+        made += await make_tables(base, count - count // 2, game, False, people, TURN_S, parallel)
+    made_s = time.monotonic() - t0 - 1.0
+    made_cpu = tree_cpu(server_pid) - made_cpu0
+    await asyncio.sleep(2.0)  # the last requests' work done
+    rss1, main1 = tree_rss_kb(server_pid), rss_kb(server_pid)
+    cpu0, main_cpu0, busy0 = tree_cpu(server_pid), cpu_seconds(server_pid), machine_busy()[0]
+    w0 = time.monotonic()
+    await asyncio.sleep(seconds)
+    window = time.monotonic() - w0
+    cpu = (tree_cpu(server_pid) - cpu0) / window
+    main_cpu = (cpu_seconds(server_pid) - main_cpu0) / window
+    busy = (machine_busy()[0] - busy0) / window
+    rss2 = tree_rss_kb(server_pid)
+    # one of them, as anyone sees it: turn-based, both seats taken, a deadline running
+    async with httpx.AsyncClient(base_url=base, timeout=60) as look:
+        summary = (await look.get(f"/api/tables/{made[0][0]}")).json()
+    return {
+        "idle_tables": count,
+        "idle_made_s": made_s,
+        "idle_tables_per_s": count / made_s,
+        "idle_made_server_cpu_ms_per_table": 1000 * made_cpu / count,
+        "idle_window_s": window,
+        "idle_window_start": w0,
+        "idle_server_cpu": cpu,
+        "idle_server_cpu_without_tables": empty_cpu,
+        "idle_server_main_cpu": main_cpu,
+        "idle_machine_busy_cores": busy,
+        "idle_rss_before_mb": rss0 / 1024,
+        "idle_rss_after_mb": rss1 / 1024,
+        "idle_rss_after_window_mb": rss2 / 1024,
+        "idle_rss_main_before_mb": main0 / 1024,
+        "idle_rss_main_after_mb": main1 / 1024,
+        "idle_kb_per_table": (rss1 - rss0) / count,
+        "idle_kb_per_table_second_half": (rss1 - rss_half) / max(1, count - count // 2),
+        "idle_sample": {
+            "status": summary["status"],
+            "turn": summary["turn"],
+            "seats": [(s["kind"], s["nickname"]) for s in summary["seats"]],
+        },
+    }
+
+
+async def seats_from_another_device(
+    base: str, people: list[Person], made: list[tuple[str, list[str]]]
+) -> list[tuple[str, list[str]]]:
+    """Each person logs in again on a second device (once) and takes the seat tokens from
+    "my games": the tables are played with those, so the seats the clients hold are the
+    accounts' own, followed from device to device."""
+    held: dict[tuple[str, str], str] = {}
+    gate = asyncio.Semaphore(4)
+
+    async def one(person: Person) -> None:
+        async with person.client(base, person.device or httpx.Cookies()) as device:
+            if person.device is None:
+                async with gate:
+                    answer = await device.post(
+                        "/api/account/login",
+                        json={"username": person.username, "password": PASSWORD},
+                    )
+                if answer.status_code != 200:
+                    raise RuntimeError(f"login refused: {answer.status_code} {answer.text}")
+                person.device = httpx.Cookies(device.cookies)
+            games = (await device.get("/api/me/games")).json()
+            for entry in games["active"]:
+                held[(entry["table"], entry["seat"])] = entry["token"]
+
+    await asyncio.gather(*(one(person) for person in people))
+    followed = []
+    for table, tokens in made:
+        mine = [held.get((table, seat)) for seat in ("p1", "p2")]
+        if mine != tokens:
+            raise RuntimeError(f"table {table}: the seats did not follow their accounts")
+        followed.append((table, [t for t in mine if t is not None]))
+    return followed
+
+
+async def live_tables(
+    base: str, tables: int, game: str, peer: bool, people: list[Person] | None, parallel: int
+) -> list[tuple[str, list[str]]]:
+    """The tables to play (no clock, not turn-based), their seats' tokens."""
+    async with opened(base, people):
+        made = await make_tables(base, tables, game, peer, people, None, parallel)
+    if people:
+        made = await seats_from_another_device(base, people, made)
+    return made
+
+
+def collections_at_rest(traces: list[Path], got: dict[str, Any]) -> dict[str, Any]:
+    """The server's scheduled full garbage collections (:mod:`decklab.server.heap`, one
+    every 300 s) that fell in the window at rest: each walks every table held, so one
+    that falls in a 20 s window shows in its CPU. Their pauses (wall time, at least
+    their CPU) are taken out for the rate between them."""
+    start = got["idle_window_start"]
+    end = start + got["idle_window_s"]
+    pauses = []
+    for trace in traces:
+        for at, pause in json.loads(trace.read_text()).get("collections", []):
+            if start <= at <= end:
+                pauses.append(pause)
+    spent = got["idle_server_cpu"] * got["idle_window_s"] - sum(pauses)
+    return {
+        "idle_full_collections": len(pauses),
+        "idle_full_collection_ms": [1000 * p for p in pauses],
+        "idle_server_cpu_between_collections": max(0.0, spent) / got["idle_window_s"],
+    }
+
+
 def measure(
     kind: str,
     database: str | None,
-    tables: int,
+    sizes: list[int],
     seconds: float,
     game: str,
     clients: int,
     extra: list[str],
     spy: Path | None = None,
-) -> dict[str, Any]:
+    accounts: int = 0,
+    idle: int = 0,
+    idle_seconds: float = 20.0,
+    parallel: int = 16,
+) -> list[dict[str, Any]]:
+    """One server: its accounts and idle tables made once, then for each size in turn
+    that many live tables played (those of an earlier size stay, at rest: the bench's
+    server gives an away seat a day before a bot takes it)."""
     home = Path(tempfile.mkdtemp(prefix="decklab-load-"))
     if kind == "peer":
         proc, port = start_peer(home)
     else:
         assert database is not None
-        proc, port = start_decklab(database, home, extra)
+        # the scripted people come through "a proxy" on loopback, each from its own address
+        more = ["--trusted-proxy", "127.0.0.1", "--grace", "86400"]
+        proc, port = start_decklab(database, home, [*extra, *more])
+    base = f"http://127.0.0.1:{port}"
+    results: list[dict[str, Any]] = []
     try:
-        result = load(
-            f"http://127.0.0.1:{port}",
-            f"ws://127.0.0.1:{port}",
-            tables,
-            seconds,
-            game,
-            kind == "peer",
-            clients,
-            proc.pid,
-            spy,
-        )
-        result["server"] = kind
+        report: dict[str, Any] = {"accounts": accounts if kind != "peer" else 0}
+        people = None
+        if accounts and kind != "peer":
+            t0 = time.monotonic()
+            people = asyncio.run(sign_up(base, accounts))
+            report["signup_s"] = time.monotonic() - t0
+        if idle and kind != "peer":
+            report |= asyncio.run(
+                idle_phase(base, proc.pid, idle, game, people, idle_seconds, parallel)
+            )
+        for n in sizes:
+            made = asyncio.run(live_tables(base, n, game, kind == "peer", people, parallel))
+            result = load(
+                f"ws://127.0.0.1:{port}", made, seconds, kind == "peer", clients, proc.pid, spy
+            )
+            before = sum(sizes[: len(results)])
+            results.append(result | report | {"server": kind, "live_before": before})
     finally:
         proc.terminate()
         proc.wait(30)
-    moves = result.pop("_moves")
     traces = sorted(home.glob("trace-*.json"))
-    if kind != "peer" and traces:
-        window = (result["window_start"], result["window_start"] + seconds)
-        result.update(breakdown(moves, traces, window))
-    return result
+    if idle and traces and results:
+        results[0] |= collections_at_rest(traces, results[0])
+    for result in results:
+        moves = result.pop("_moves")
+        if kind != "peer" and traces:
+            window = (result["window_start"], result["window_start"] + seconds)
+            result.update(breakdown(moves, traces, window))
+    return results
 
 
 def main() -> None:
@@ -606,6 +881,35 @@ def main() -> None:
         default=None,
         help="a folder: sample the server with py-spy during each run (raw stacks)",
     )
+    parser.add_argument(
+        "--accounts",
+        type=int,
+        default=40,
+        help="people with accounts who sign up, make the tables and sit at them (in pairs); "
+        "each logs in again as another device and plays with the seats its games list",
+    )
+    parser.add_argument(
+        "--guests", action="store_true", help="guests take the seats instead (no accounts)"
+    )
+    parser.add_argument(
+        "--idle",
+        default="0",
+        help="turn-based tables made first and left at rest (seats taken, nobody moves); "
+        "a list (0,10000) measures each on a fresh server",
+    )
+    parser.add_argument(
+        "--idle-seconds",
+        type=float,
+        default=20.0,
+        help="how long the server is left alone with the idle tables, CPU measured",
+    )
+    parser.add_argument(
+        "--same-server",
+        action="store_true",
+        help="one server per database plays the --tables sizes in turn (its accounts and "
+        "idle tables made once; each size's live tables stay, at rest, for the next)",
+    )
+    parser.add_argument("--parallel", type=int, default=16, help="tables made at once over REST")
     parser.add_argument("--out", type=Path, default=None, help="write the results as JSON")
     parser.add_argument("--plot", type=Path, default=None, help="write the latency curve as PNG")
     parser.add_argument(
@@ -615,55 +919,87 @@ def main() -> None:
     if args.replot is not None:
         plot(json.loads(args.replot.read_text()), args.plot)
         return
-    from tests.server import pgserver
     from tests.server.games import two_player
 
     game = two_player()
-    pg = None
+    pgs: list[Any] = []  # the PostgreSQL server, once started
     results: list[dict[str, Any]] = []
+    sizes = [int(x) for x in args.tables.split(",")]
+    peers: dict[int, dict[str, Any]] = {}
     try:
-        for n in [int(x) for x in args.tables.split(",")]:
-            peer: dict[str, Any] = {"p99_ms": None}
-            if not args.no_peer:
-                peer = measure("peer", None, n, args.seconds, game, args.clients, [])
-                results.append(peer)
-                print(f"N={n:4d} {'peer':10s} {line(peer)}", flush=True)
-            for db in args.db.split(","):
-                kind, _, processes = db.partition(":")
-                extra = list(args.serve_arg)
-                if processes:
-                    extra += ["--processes", processes]
-                if kind == "postgresql":
-                    if pg is None:
-                        pg = pgserver.start()
-                    url = pg.create_database(f"load_{n}_{random.randrange(10**6)}")
-                else:
-                    url = f"sqlite:///{tempfile.mkdtemp(prefix='decklab-load-db-')}/server.sqlite3"
-                got = measure(
-                    db,
-                    url,
-                    n,
-                    args.seconds,
-                    game,
-                    args.clients,
-                    extra,
-                    None if args.py_spy is None else args.py_spy / f"{db}-{n}.txt",
-                )
-                got["p99_vs_peer"] = (got["p99_ms"] or 0) / (peer["p99_ms"] or 1)
-                results.append(got)
-                print(
-                    f"N={n:4d} {db:10s} {line(got)}  (p99 ×{got['p99_vs_peer']:.1f} the peer's)",
-                    flush=True,
-                )
-                if "phases_ms" in got:
-                    print(f"       {phases_line(got)}", flush=True)
+        for n in sizes if not args.no_peer else []:
+            peers[n] = measure("peer", None, [n], args.seconds, game, args.clients, [])[0]
+            results.append(peers[n])
+            print(f"N={n:4d} {'peer':10s} {line(peers[n])}", flush=True)
+        for db in args.db.split(","):
+            for idle in [int(x) for x in str(args.idle).split(",")]:
+                for group in [sizes] if args.same_server else [[n] for n in sizes]:
+                    for got in measure_db(args, db, group, idle, game, pgs):
+                        n = got["tables"]
+                        peer_p99 = peers.get(n, {}).get("p99_ms")
+                        got["p99_vs_peer"] = (got["p99_ms"] or 0) / peer_p99 if peer_p99 else None
+                        results.append(got)
+                        if idle and got["live_before"] == 0:
+                            print(f"       {idle_line(got)}", flush=True)
+                        print(
+                            f"N={n:4d} {got['server']:10s} {line(got)}"
+                            + (
+                                f"  (p99 ×{got['p99_vs_peer']:.1f} the peer's)"
+                                if got["p99_vs_peer"]
+                                else ""
+                            ),
+                            flush=True,
+                        )
+                        if "phases_ms" in got:
+                            print(f"       {phases_line(got)}", flush=True)
     finally:
-        if pg is not None:
+        for pg in pgs:
             pg.stop()
     if args.out:
         args.out.write_text(json.dumps(results, indent=1))
     if args.plot:
         plot(results, args.plot)
+
+
+def measure_db(
+    args: argparse.Namespace, db: str, sizes: list[int], idle: int, game: str, pgs: list[Any]
+) -> list[dict[str, Any]]:
+    """Runs of decklab on ``db`` (``postgresql:N``: N processes), one fresh server and
+    database for the ``sizes`` in turn."""
+    from tests.server import pgserver
+
+    kind, _, processes = db.partition(":")
+    extra = list(args.serve_arg)
+    if processes:
+        extra += ["--processes", processes]
+    if kind == "postgresql":
+        if not pgs:
+            pgs.append(pgserver.start())
+        url = pgs[0].create_database(f"load_{sizes[0]}_{random.randrange(10**6)}")
+    else:
+        url = f"sqlite:///{tempfile.mkdtemp(prefix='decklab-load-db-')}/server.sqlite3"
+    label = db
+    if idle:
+        label = f"{db} +{idle // 1000}k idle" if idle >= 1000 else f"{db} +{idle} idle"
+    runs = measure(
+        db,
+        url,
+        sizes,
+        args.seconds,
+        game,
+        args.clients,
+        extra,
+        None if args.py_spy is None else args.py_spy / f"{db}-{sizes[0]}-{idle}.txt",
+        accounts=0 if args.guests else max(2, args.accounts),
+        idle=idle,
+        idle_seconds=args.idle_seconds,
+        parallel=args.parallel,
+    )
+    for got in runs:
+        got["database"] = kind
+        got["seats"] = "guests" if args.guests else "accounts"
+        got["server"] = label
+    return runs
 
 
 def line(got: dict[str, Any]) -> str:
@@ -676,6 +1012,19 @@ def line(got: dict[str, Any]) -> str:
         f"client lag p99 {got['client_lag_p99_ms'] or 0:.1f} ms  "
         f"frame {got['event_frame_bytes'] or 0:.0f} B  "
         f"errors {got['errors']} {got['error_codes']}"
+    )
+
+
+def idle_line(got: dict[str, Any]) -> str:
+    return (
+        f"{got['idle_tables']} idle turn-based tables (made at {got['idle_tables_per_s']:.0f}/s): "
+        f"server CPU at rest {got['idle_server_cpu']:.4f} cores over {got['idle_window_s']:.0f} s "
+        f"({got['idle_server_cpu_without_tables']:.4f} before them; "
+        f"{got.get('idle_full_collections', 0)} full collections in the window, "
+        f"{got.get('idle_full_collection_ms', [])} ms) "
+        f"(machine {got['idle_machine_busy_cores']:.2f}); RSS {got['idle_rss_before_mb']:.0f} → "
+        f"{got['idle_rss_after_mb']:.0f} MB = {got['idle_kb_per_table']:.1f} kB a table "
+        f"({got['idle_kb_per_table_second_half']:.1f} kB in the second half)"
     )
 
 
