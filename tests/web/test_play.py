@@ -257,3 +257,45 @@ def test_the_form_shows_each_error_next_to_its_field(page: Any, live: LiveServer
     page.wait_for_function("() => document.querySelector('#opt-house_suits-err').textContent")
     assert "house_suits" in page.inner_text("#opt-house_suits-err")
     assert page.inner_text("#create-error") == "Please correct the fields marked above."
+
+
+def test_a_late_answer_to_a_resync_never_takes_the_table_back_in_time(
+    page: Any, live: LiveServer
+) -> None:
+    """A resync (after an undo or an update) fetches the state over HTTP; if frames
+    newer than its answer arrive meanwhile, the late answer must not replace them (the
+    page would offer the moves of a position already gone)."""
+    rng = random.Random(3)
+    table_id = live.table("lonely-face", 2, ["open", "greedy"])
+    token = live.join(table_id, "p1", "ann")
+    page.goto(live.base + "/")
+    seat_script(page, table_id, token, "p1", "ann")
+    page.goto(f"{live.base}/table/{table_id}")
+    ready(page)
+    assert wait_turn(page, "p1")
+    # the next /state answer is held back until the test lets it go
+    page.evaluate(
+        """() => {
+            const real = window.fetch;
+            window.heldBack = null;
+            window.fetch = (url, opts) => {
+              const p = real(url, opts);
+              if (!String(url).endsWith('/state')) return p;
+              window.fetch = real;
+              return new Promise((ok) => { window.heldBack = () => p.then(ok); });
+            };
+            window.decklabTable.resync();
+        }"""
+    )
+    page.wait_for_function("() => window.heldBack !== null")
+    before = version(page)
+    play_on_cards(page, rng)
+    page.wait_for_function(
+        "v => Number(document.querySelector('.felt-wrap').dataset.version) > v", arg=before
+    )
+    newer = version(page)
+    page.evaluate("() => window.heldBack()")
+    page.wait_for_timeout(300)
+    page.wait_for_function("() => !window.decklabTable.scheduled")
+    assert version(page) >= newer
+    assert sorted(offered(page)) == sorted(server_legal(live, table_id, "p1"))

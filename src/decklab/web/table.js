@@ -194,6 +194,8 @@ export class TablePage {
   async resync() {
     try {
       const f = await api(`/api/tables/${encodeURIComponent(this.id)}/state`, { token: this.seat && this.seat.token });
+      // frames newer than this answer may have come meanwhile: never go back in time
+      if (this.frame && f.state && f.state.version < this.frame.version) return;
       this.applySync(f);
       this.schedule();
     } catch {
