@@ -117,3 +117,19 @@ def test_a_failing_command_records_nothing(build: ModuleType, tmp_path: Path) ->
     with pytest.raises(RuntimeError, match="bad failed"):
         build.execute(bad, tmp_path)
     assert not list(tmp_path.iterdir())
+
+
+def test_an_estimate_is_a_short_timing_scaled_to_the_full_count(
+    build: ModuleType, tmp_path: Path
+) -> None:
+    run = build._arena("tiny", "tiny-arena", "facade", 2, ["greedy", "random"], 40, "tiny match")
+    est = build.estimate(run, 120, 0.0)
+    assert est["command"] == run.command and not est["lower_bound"]
+    assert est["probe"] == "-g 1" and est["probe_games"] == 2, "one deal: both rotations"
+    assert est["cpu_s"] == pytest.approx(est["probe_cpu_s"] * 40 / 2, rel=0.01)
+    (tmp_path / "estimates.json").write_text(json.dumps({run.id: est}), encoding="utf-8")
+    page = build.render(_template(tmp_path), tmp_path, [run])
+    assert f"about {build._secs(est['cpu_s'])} CPU" in page
+    assert f"| `tiny-arena` | {build._secs(est['cpu_s'])} |" in build.remaining(tmp_path, [run])
+    changed = build._arena("tiny", "tiny-arena", "facade", 2, ["greedy"], 40, "tiny match")
+    assert "not estimated" in build.remaining(tmp_path, [changed]), "an estimate of another command"

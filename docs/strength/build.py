@@ -19,7 +19,8 @@ its estimated CPU time, never as a number it does not have.
 
 ``estimate`` plays each run's command with the fewest games (or deals, or positions) it
 allows, measures its CPU time and scales it up: a short timing, stored in
-``runs/estimates.json``. A probe that runs past ``--timeout`` leaves a lower bound.
+``runs/estimates.json``. A probe that runs past ``--timeout`` (wall seconds) leaves a lower
+bound: the CPU it spent, scaled as if it had finished.
 
 This script is documentation tooling, so unlike the library it may name games.
 """
@@ -329,8 +330,22 @@ def _write(path: Path, record: dict[str, Any]) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-def estimate(run: Run, timeout: float) -> dict[str, Any] | None:
-    """A short timing of the run: its command on the probe's count, scaled up."""
+STARTUP = (
+    "import decklab.cli, decklab.bots, decklab.lab.arena\n"
+    "from decklab.engine.registry import game_names, get_game\n"
+    "for name in game_names(): get_game(name)\n"
+)
+
+
+def startup_cpu() -> float:
+    """CPU seconds a command spends before its first game (imports): not scaled up."""
+    return measure([sys.executable, "-c", STARTUP]).cpu_s
+
+
+def estimate(run: Run, timeout: float, startup: float = 0.0) -> dict[str, Any] | None:
+    """A short timing of the run: its command on the probe's count, scaled up.
+
+    ``startup`` (the imports) is paid once, so it is taken off before scaling."""
     short = run.shortened()
     if short is None or run.scale is None:
         return None
@@ -338,7 +353,18 @@ def estimate(run: Run, timeout: float) -> dict[str, Any] | None:
     done = measure(argv, timeout)
     full = run.scale[1]
     if done.timed_out:
-        return {"command": run.command, "cpu_s": timeout * full / probe, "lower_bound": True}
+        # The probe did not finish its count, so the full count needs more than this share.
+        # (An arena deal is ``seats`` games: the unfinished probe played fewer than them.)
+        games = probe * max(run.seats, 1) if run.section != "fairness-expert" else probe
+        unit = max(done.cpu_s - startup, 0.0) / games
+        lower = round(startup + unit * full, 1)
+        return {
+            "command": run.command,
+            "cpu_s": lower,
+            "lower_bound": True,
+            "unit_cpu_s": round(unit, 3),
+            "probe_cpu_s": round(done.cpu_s, 2),
+        }
     if done.returncode != 0:
         return None
     result = json.loads(done.stdout)
@@ -349,11 +375,50 @@ def estimate(run: Run, timeout: float) -> dict[str, Any] | None:
         played = int(result["tables"][0]["games"])
     return {
         "command": run.command,
-        "cpu_s": round(done.cpu_s * full / max(played, 1), 1),
-        "probe": shlex.join(["…", *argv[argv.index(run.scale[0]) :]]),
+        "cpu_s": round(startup + max(done.cpu_s - startup, 0.0) * full / max(played, 1), 1),
+        "probe": f"{run.scale[0]} {probe}",
+        "probe_games": played,
+        "unit_cpu_s": round(max(done.cpu_s - startup, 0.0) / max(played, 1), 3),
         "probe_cpu_s": round(done.cpu_s, 2),
         "lower_bound": False,
     }
+
+
+def derive(every: Sequence[Run], found: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Estimates of the expert's costly runs from the probe of ``expert vs greedy`` at the
+    same table: one probe instead of one per run, each a deal of minutes at a big table.
+
+    From that probe, u = CPU per game of one expert seat; then all-expert fairness costs
+    400 · n · u, ``strong`` (48 iterations) and a budget point of N iterations u · N/192 a
+    game, and one ``cheat`` among experts n · u a game (``cheat`` searches as much). A lower
+    bound stays a lower bound."""
+    out: dict[str, dict[str, Any]] = {}
+    for run in every:
+        if run.id in found and found[run.id].get("command") == run.command:
+            continue
+        base = found.get(f"vs-greedy-{run.game}-{run.seats}-expert")
+        if not base or "unit_cpu_s" not in base:
+            continue
+        unit = float(base["unit_cpu_s"])
+        full = run.scale[1] if run.scale else 0
+        if run.section == "fairness-expert":
+            cpu = full * run.seats * unit
+        elif run.id.endswith("-strong"):
+            cpu = full * unit * 48 / 192
+        elif run.section == "budget" and "iters=" in run.command:
+            iters = int(run.command.split("iters=")[1].split(",")[0])
+            cpu = full * unit * iters / 192
+        elif run.section == "cheat":
+            cpu = full * run.seats * unit
+        else:
+            continue
+        out[run.id] = {
+            "command": run.command,
+            "cpu_s": round(cpu, 1),
+            "lower_bound": bool(base.get("lower_bound")),
+            "derived_from": f"vs-greedy-{run.game}-{run.seats}-expert",
+        }
+    return out
 
 
 def load_estimates(runs_dir: Path = RUNS) -> dict[str, dict[str, Any]]:
@@ -677,12 +742,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.what == "estimate":
         path = RUNS / "estimates.json"
         found = load_estimates()
+        startup = startup_cpu()
+        print(f"startup: {startup:.2f} s CPU", flush=True)
         for run in chosen:
-            est = estimate(run, args.timeout)
+            est = estimate(run, args.timeout, startup)
             if est is not None:
                 found[run.id] = est
                 path.write_text(json.dumps(found, indent=1, sort_keys=True) + "\n")
                 print(f"{run.id}: {_secs(est['cpu_s'])} CPU", flush=True)
+        found.update(derive(every, found))
+        path.write_text(json.dumps(found, indent=1, sort_keys=True) + "\n")
         return
     todo = chosen if args.force else [r for r in chosen if state(r) != "done"]
 
