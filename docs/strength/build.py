@@ -568,7 +568,7 @@ def section(key: str, runs_dir: Path = RUNS, every: Sequence[Run] | None = None)
         )
     elif key == "cabin":
         head = (
-            "| deals | games | bound | expert | greedy | random | expert − bound, paired (95%) |"
+            "| deals | played | bound | expert | greedy | random | expert − bound, paired (95%) |"
             " wall | CPU | build, commit |",
             "|---|---:|---:|---:|---:|---:|---|---:|---:|---|",
         )
