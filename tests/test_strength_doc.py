@@ -125,8 +125,9 @@ def test_an_estimate_is_a_short_timing_scaled_to_the_full_count(
     run = build._arena("tiny", "tiny-arena", "facade", 2, ["greedy", "random"], 40, "tiny match")
     est = build.estimate(run, 120, 0.0)
     assert est["command"] == run.command and not est["lower_bound"]
-    assert est["probe"] == "-g 1" and est["probe_games"] == 2, "one deal: both rotations"
-    assert est["cpu_s"] == pytest.approx(est["probe_cpu_s"] * 40 / 2, rel=0.01)
+    # one deal (both rotations), or eight games where one deal is mostly start-up
+    assert (est["probe"], est["probe_games"]) in (("-g 1", 2), ("-g 8", 8))
+    assert est["cpu_s"] == pytest.approx(est["probe_cpu_s"] * 40 / est["probe_games"], abs=0.2)
     (tmp_path / "estimates.json").write_text(json.dumps({run.id: est}), encoding="utf-8")
     page = build.render(_template(tmp_path), tmp_path, [run])
     assert f"about {build._secs(est['cpu_s'])} CPU" in page

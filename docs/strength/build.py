@@ -104,11 +104,12 @@ class Run:
             return [sys.executable, *rest]
         raise ValueError(f"run {self.id}: unknown program {head!r}")
 
-    def shortened(self) -> tuple[list[str], int] | None:
-        """The command with its count cut to the probe's, and that count."""
+    def shortened(self, count: int | None = None) -> tuple[list[str], int] | None:
+        """The command with its count cut to the probe's (or ``count``), and that count."""
         if self.scale is None:
             return None
         flag, _, probe = self.scale
+        probe = count or probe
         argv = list(self.executable())
         argv[argv.index(flag) + 1] = str(probe)
         return argv, probe
@@ -345,13 +346,18 @@ def startup_cpu() -> float:
 def estimate(run: Run, timeout: float, startup: float = 0.0) -> dict[str, Any] | None:
     """A short timing of the run: its command on the probe's count, scaled up.
 
-    ``startup`` (the imports) is paid once, so it is taken off before scaling."""
+    ``startup`` (the imports) is paid once, so it is taken off before scaling. A probe
+    that is mostly start-up (under 2 s beside it) says little, so it is played again on
+    eight times the count, while that stays below the full one."""
     short = run.shortened()
     if short is None or run.scale is None:
         return None
     argv, probe = short
-    done = measure(argv, timeout)
     full = run.scale[1]
+    done = measure(argv, timeout)
+    while not done.timed_out and done.cpu_s - startup < 2.0 and probe * 8 < full:
+        argv, probe = run.shortened(probe * 8) or (argv, probe)
+        done = measure(argv, timeout)
     if done.timed_out:
         # The probe did not finish its count, so the full count needs more than this share.
         # (An arena deal is ``seats`` games: the unfinished probe played fewer than them.)
@@ -390,21 +396,46 @@ def derive(every: Sequence[Run], found: dict[str, dict[str, Any]]) -> dict[str, 
 
     From that probe, u = CPU per game of one expert seat; then all-expert fairness costs
     400 · n · u, ``strong`` (48 iterations) and a budget point of N iterations u · N/192 a
-    game, and one ``cheat`` among experts n · u a game (``cheat`` searches as much). A lower
-    bound stays a lower bound."""
+    game, and one ``cheat`` among experts n · u a game (``cheat`` searches as much). Where
+    the probe ran out of time (a lower bound), u is extrapolated from the biggest table of
+    the same game whose probe finished, if that is more: an expert's decisions cost about
+    the same at any table size (the search's budget is fixed), so that is a floor too."""
+    base: dict[tuple[str, int], tuple[float, str]] = {}
+    finished: dict[str, list[tuple[int, float]]] = {}
+    for run in every:
+        probe = found.get(f"vs-greedy-{run.game}-{run.seats}-expert")
+        complete = probe and not probe.get("lower_bound") and "unit_cpu_s" in probe
+        if run.id.endswith("-expert") and run.section == "vs-greedy" and probe and complete:
+            finished.setdefault(run.game, []).append((run.seats, probe["unit_cpu_s"]))
+    for run in every:
+        probe = found.get(f"vs-greedy-{run.game}-{run.seats}-expert")
+        if not probe or "unit_cpu_s" not in probe or "derived_from" in probe:
+            continue
+        unit, source = float(probe["unit_cpu_s"]), "probe"
+        if probe.get("lower_bound"):
+            smaller = [(n, u) for n, u in finished.get(run.game, []) if n < run.seats]
+            if smaller and max(smaller)[1] > unit:
+                n, unit = max(smaller)
+                source = f"the {n}-player probe"
+        base[(run.game, run.seats)] = (unit, source)
     out: dict[str, dict[str, Any]] = {}
     for run in every:
-        if run.id in found and found[run.id].get("command") == run.command:
+        mine = found.get(run.id)
+        probed = mine and mine.get("command") == run.command and "derived_from" not in mine
+        if probed and not (mine and mine.get("lower_bound") and run.section == "vs-greedy"):
             continue
-        base = found.get(f"vs-greedy-{run.game}-{run.seats}-expert")
-        if not base or "unit_cpu_s" not in base:
+        if (run.game, run.seats) not in base:
             continue
-        unit = float(base["unit_cpu_s"])
+        unit, source = base[(run.game, run.seats)]
         full = run.scale[1] if run.scale else 0
         if run.section == "fairness-expert":
             cpu = full * run.seats * unit
         elif run.id.endswith("-strong"):
             cpu = full * unit * 48 / 192
+        elif run.id.endswith("-expert") and run.section == "vs-greedy":
+            if source == "probe":
+                continue
+            cpu = full * unit
         elif run.section == "budget" and "iters=" in run.command:
             iters = int(run.command.split("iters=")[1].split(",")[0])
             cpu = full * unit * iters / 192
@@ -415,8 +446,9 @@ def derive(every: Sequence[Run], found: dict[str, dict[str, Any]]) -> dict[str, 
         out[run.id] = {
             "command": run.command,
             "cpu_s": round(cpu, 1),
-            "lower_bound": bool(base.get("lower_bound")),
-            "derived_from": f"vs-greedy-{run.game}-{run.seats}-expert",
+            "lower_bound": source == "probe"
+            and bool(found.get(f"vs-greedy-{run.game}-{run.seats}-expert", {}).get("lower_bound")),
+            "derived_from": f"vs-greedy-{run.game}-{run.seats}-expert, {source}",
         }
     return out
 
@@ -723,6 +755,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             p.add_argument("--force", action="store_true", help="rerun runs already made")
         if name == "estimate":
             p.add_argument("--timeout", type=float, default=120, help="seconds per probe")
+            p.add_argument("--derive-only", action="store_true", help="no probes: derive only")
     sub.add_parser("render")
     sub.add_parser("adopt", help="records from the results made before this script")
     args = parser.parse_args(argv)
@@ -742,9 +775,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.what == "estimate":
         path = RUNS / "estimates.json"
         found = load_estimates()
-        startup = startup_cpu()
+        startup = 0.0 if args.derive_only else startup_cpu()
         print(f"startup: {startup:.2f} s CPU", flush=True)
-        for run in chosen:
+        for run in [] if args.derive_only else chosen:
             est = estimate(run, args.timeout, startup)
             if est is not None:
                 found[run.id] = est
