@@ -134,3 +134,16 @@ def test_an_estimate_is_a_short_timing_scaled_to_the_full_count(
     assert f"| `tiny-arena` | {build._secs(est['cpu_s'])} |" in build.remaining(tmp_path, [run])
     changed = build._arena("tiny", "tiny-arena", "facade", 2, ["greedy"], 40, "tiny match")
     assert "not estimated" in build.remaining(tmp_path, [changed]), "an estimate of another command"
+
+
+def test_the_imported_records_are_the_earlier_files_unchanged(
+    build: ModuleType, tmp_path: Path
+) -> None:
+    made = build.adopt_legacy(tmp_path)
+    assert len(made) == 22  # 21 greedy fairness tables and the Cabin's 2,000 deals
+    for rid in made:
+        fresh = json.loads((tmp_path / f"{rid}.json").read_text(encoding="utf-8"))
+        assert fresh == json.loads((build.RUNS / f"{rid}.json").read_text(encoding="utf-8"))
+        assert fresh["cpu_s"] is None, "no CPU time was recorded then: none may be shown"
+    one = json.loads((tmp_path / "fairness-notorious-greedy-5.json").read_text(encoding="utf-8"))
+    assert one["result"]["tables"][0]["p_value"] == pytest.approx(0.0077, abs=1e-4)
