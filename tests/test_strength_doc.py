@@ -1,0 +1,149 @@
+"""docs/strength.md stays what its runs say: it is rendered from the recorded runs and the
+prose template, a run records its own wall and CPU time, and a run whose command changed
+is shown as stale rather than with the old numbers."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+DOCS = Path(__file__).parent.parent / "docs"
+
+
+@pytest.fixture(scope="module")
+def build() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("strength_build", DOCS / "strength" / "build.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["strength_build"] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_strength_md_is_up_to_date(build: ModuleType) -> None:
+    first = build.render()
+    assert build.render() == first, "rendering twice gave two pages"
+    assert (DOCS / "strength.md").read_text(encoding="utf-8") == first, (
+        "docs/strength.md is stale: edit docs/strength.src.md, then run "
+        "`python docs/strength/build.py render`"
+    )
+
+
+def test_every_run_has_a_place_on_the_page_and_every_record_a_run(build: ModuleType) -> None:
+    every = build.runs()
+    ids = [r.id for r in every]
+    assert len(ids) == len(set(ids)), "two runs share an id"
+    template = build.TEMPLATE.read_text(encoding="utf-8")
+    for section in {r.section for r in every}:
+        assert f"<!-- runs: {section} -->" in template, f"section {section} is never shown"
+    recorded = {p.stem for p in build.RUNS.glob("*.json")} - {"estimates"}
+    assert recorded <= set(ids), f"records of runs no longer listed: {recorded - set(ids)}"
+    for run in every:
+        record = build.load(run)
+        if record is not None:
+            assert record["id"] == run.id
+
+
+@pytest.fixture(scope="module")
+def tiny(build: ModuleType, tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Path]:
+    """Four games of greedy against random, run end to end into a temporary folder."""
+    runs_dir = tmp_path_factory.mktemp("runs")
+    run = build._arena("tiny", "tiny-arena", "facade", 2, ["greedy", "random"], 4, "tiny match")
+    assert build.state(run, runs_dir) == "missing"
+    build.execute(run, runs_dir)
+    return run, runs_dir
+
+
+def _template(tmp_path: Path) -> Path:
+    page = tmp_path / "page.src.md"
+    page.write_text("# a page\n\n<!-- runs: tiny -->\n\nthe end\n", encoding="utf-8")
+    return page
+
+
+def test_a_tiny_run_records_its_times_and_renders_a_table(
+    build: ModuleType, tiny: tuple[Any, Path], tmp_path: Path
+) -> None:
+    run, runs_dir = tiny
+    record = json.loads((runs_dir / "tiny-arena.json").read_text(encoding="utf-8"))
+    assert record["command"] == run.command
+    assert record["command"].startswith("decklab arena facade -n 2 -p greedy,random -g 4 ")
+    assert record["wall_s"] > 0
+    assert record["cpu_s"] > 0, "the child's CPU time was not measured"
+    assert record["machine"]["cpus"] >= 1 and record["machine"]["build"] in ("pure", "compiled")
+    assert len(record["commit"]["sha"]) == 40
+    assert record["result"]["games"] == 4
+    assert build.state(run, runs_dir) == "done"
+
+    page = build.render(_template(tmp_path), runs_dir, [run])
+    assert page.startswith("# a page\n\n| game (seats) |") and page.endswith("\nthe end\n")
+    row = next(line for line in page.splitlines() if "tiny match" in line)
+    assert "not run yet" not in row
+    first = record["result"]["per_agent"][0]
+    assert f"{100 * first['win_rate']:.1f}%" in row
+    wall = build._secs(record["wall_s"])
+    assert f"| {wall} | {build._secs(record['cpu_s'])} |" in row
+
+
+def test_a_run_not_made_shows_its_command_and_no_number(build: ModuleType, tmp_path: Path) -> None:
+    run = build._arena("tiny", "tiny-arena", "facade", 2, ["greedy", "random"], 4, "tiny match")
+    page = build.render(_template(tmp_path), tmp_path, [run])
+    row = next(line for line in page.splitlines() if "tiny match" in line)
+    assert f"**not run yet**: `{run.command}`" in row
+    assert "%" not in row
+    assert "`tiny-arena`" in build.remaining(tmp_path, [run])
+
+
+def test_a_changed_command_marks_the_run_stale(
+    build: ModuleType, tiny: tuple[Any, Path], tmp_path: Path
+) -> None:
+    _, runs_dir = tiny
+    changed = build._arena("tiny", "tiny-arena", "facade", 2, ["greedy", "random"], 6, "tiny match")
+    assert build.state(changed, runs_dir) == "stale"
+    page = build.render(_template(tmp_path), runs_dir, [changed])
+    row = next(line for line in page.splitlines() if "tiny match" in line)
+    assert "stale" in row and changed.command in row
+    assert "%" not in row, "a stale run must not show the old command's numbers"
+    assert "`tiny-arena`" in build.remaining(runs_dir, [changed])
+
+
+def test_a_failing_command_records_nothing(build: ModuleType, tmp_path: Path) -> None:
+    bad = build._arena("tiny", "bad", "no-such-game", 2, ["greedy"], 4, "bad")
+    with pytest.raises(RuntimeError, match="bad failed"):
+        build.execute(bad, tmp_path)
+    assert not list(tmp_path.iterdir())
+
+
+def test_an_estimate_is_a_short_timing_scaled_to_the_full_count(
+    build: ModuleType, tmp_path: Path
+) -> None:
+    run = build._arena("tiny", "tiny-arena", "facade", 2, ["greedy", "random"], 40, "tiny match")
+    est = build.estimate(run, 120, 0.0)
+    assert est["command"] == run.command and not est["lower_bound"]
+    # one deal (both rotations), or eight games where one deal is mostly start-up
+    assert (est["probe"], est["probe_games"]) in (("-g 1", 2), ("-g 8", 8))
+    assert est["cpu_s"] == pytest.approx(est["probe_cpu_s"] * 40 / est["probe_games"], abs=0.2)
+    (tmp_path / "estimates.json").write_text(json.dumps({run.id: est}), encoding="utf-8")
+    page = build.render(_template(tmp_path), tmp_path, [run])
+    assert f"about {build._secs(est['cpu_s'])} CPU" in page
+    assert f"| `tiny-arena` | {build._secs(est['cpu_s'])} |" in build.remaining(tmp_path, [run])
+    changed = build._arena("tiny", "tiny-arena", "facade", 2, ["greedy"], 40, "tiny match")
+    assert "not estimated" in build.remaining(tmp_path, [changed]), "an estimate of another command"
+
+
+def test_the_imported_records_are_the_earlier_files_unchanged(
+    build: ModuleType, tmp_path: Path
+) -> None:
+    made = build.adopt_legacy(tmp_path)
+    assert len(made) == 22  # 21 greedy fairness tables and the Cabin's 2,000 deals
+    for rid in made:
+        fresh = json.loads((tmp_path / f"{rid}.json").read_text(encoding="utf-8"))
+        assert fresh == json.loads((build.RUNS / f"{rid}.json").read_text(encoding="utf-8"))
+        assert fresh["cpu_s"] is None, "no CPU time was recorded then: none may be shown"
+    one = json.loads((tmp_path / "fairness-notorious-greedy-5.json").read_text(encoding="utf-8"))
+    assert one["result"]["tables"][0]["p_value"] == pytest.approx(0.0077, abs=1e-4)
