@@ -26,15 +26,15 @@ from decklab.lab.paired import ALPHA, holm
 Z95 = 1.959963984540054
 GAMES = 5  # games in a match (the default)
 
-# (the row's words, the counter, games it is counted over, the fair value per game)
-ROWS: list[tuple[str, str, int, str]] = [
-    ("the first lead-off wins the match", "first_lead_off_won", 1, "1/n"),
-    ("a game's lead-off is disqualified again", "lead_off_disqualified", GAMES, "1/n"),
-    ("a game's lead-off gains the most points", "lead_off_top_gain", GAMES, "1/n"),
-    ("the lead-off's points against an average seat's", "lead_off_points", 0, "1"),
-    ("the match leader is disqualified (games 2–5)", "leader_disqualified", GAMES - 1, "1/n"),
-    ("the match winner is disqualified, per game", "winner_disqualified_games", GAMES, "1/n"),
-    ("the match winner had the best score that counted", "winner_best_counted_games", GAMES, "1/n"),
+# (the row's words, the counter, the games it is counted over; 0: a ratio to the mean seat)
+ROWS: list[tuple[str, str, int]] = [
+    ("the first lead-off wins the match", "first_lead_off_won", 1),
+    ("a game's lead-off is disqualified again", "lead_off_disqualified", GAMES),
+    ("a game's lead-off gains the most points", "lead_off_top_gain", GAMES),
+    ("the lead-off's points against an average seat's", "lead_off_points", 0),
+    ("the match leader is disqualified (games 2–5)", "leader_disqualified", GAMES - 1),
+    ("the match winner is disqualified, per game", "winner_disqualified_games", GAMES),
+    ("the match winner had the best score that counted", "winner_best_counted_games", GAMES),
 ]
 
 
@@ -53,7 +53,7 @@ def tests(report: dict[str, Any]) -> list[dict[str, Any]]:
             {"table": name, "row": "seat win rates equal (χ²)", "estimate": None,
              "fair": None, "low": None, "high": None, "p": chi["p"]}
         )  # fmt: skip
-        for words, counter, games, fair_kind in ROWS:
+        for words, counter, games in ROWS:
             e = ev[counter]
             se = (e["high"] - e["low"]) / (2 * Z95)
             if counter == "lead_off_points":  # a ratio to the mean seat's points
