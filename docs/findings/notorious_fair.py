@@ -1,9 +1,9 @@
 """The Notorious page's rows tested against a fair share, Holm-corrected across the page.
 
-    python docs/findings/notorious_fair.py REPORT.json [--out FILE.json]
+    python docs/findings/notorious_fair.py LABEL=REPORT.json [LABEL=REPORT.json ...] [--out FILE.json]
 
-REPORT.json is ``decklab report``'s output for the page's sweep (one variant per table
-size). Each row the page compares with "fair 1/n" is tested here: the counter's mean per
+Each REPORT.json is ``decklab report``'s output for one of the page's sweeps (one variant
+per table size; the page has greedy's and the expert's), LABEL the name its rows get. Each row the page compares with "fair 1/n" is tested here: the counter's mean per
 match (matches are independent; the games of one match are not, so the test is on the
 match, not the game) against the value a seat picked at random would give, with a normal
 test whose standard error comes from the report's 95% interval. The seat χ² test of each
@@ -42,10 +42,24 @@ def _p_two_sided(z: float) -> float:
     return math.erfc(abs(z) / math.sqrt(2))
 
 
-def tests(report: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every row of every table size as (estimate, fair, interval, raw p)."""
+def tests(reports: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every row of every table size of every report as (estimate, fair, interval, raw p),
+    with Holm's correction across all of them."""
     out: list[dict[str, Any]] = []
-    for name, v in report["variants"].items():
+    for label, report in reports.items():
+        out += _rows(label, report)
+    adjusted = holm([t["p"] for t in out])
+    for t, h in zip(out, adjusted, strict=True):
+        t["holm_p"] = h
+        t["verdict"] = "differs from fair" if h <= ALPHA else "no measurable difference"
+        t["tests"] = len(out)
+    return out
+
+
+def _rows(label: str, report: dict[str, Any]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for variant, v in report["variants"].items():
+        name = f"{label}, {variant}"
         n = int(v["players"])
         ev = v["events"]
         chi = v["seat_chi_square"]
@@ -68,20 +82,19 @@ def tests(report: dict[str, Any]) -> list[dict[str, Any]]:
                 {"table": name, "row": words, "estimate": est, "fair": fair, "low": low,
                  "high": high, "p": p}
             )  # fmt: skip
-    adjusted = holm([t["p"] for t in out])
-    for t, h in zip(out, adjusted, strict=True):
-        t["holm_p"] = h
-        t["verdict"] = "differs from fair" if h <= ALPHA else "no measurable difference"
-        t["tests"] = len(out)
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("report", type=Path)
+    parser.add_argument("reports", nargs="+", metavar="LABEL=REPORT.json")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
-    rows = tests(json.loads(args.report.read_text(encoding="utf-8")))
+    reports = {}
+    for arg in args.reports:
+        label, _, path = arg.partition("=")
+        reports[label] = json.loads(Path(path).read_text(encoding="utf-8"))
+    rows = tests(reports)
     if args.out:
         args.out.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
     w = sys.stdout.write
