@@ -24,10 +24,10 @@ G='expert:iters=48'  # the expert's guided ISMCTS at 48 iterations a decision (d
 facade() {
   # greedy at every seat: 2, 3, 4 players, with and without the fifth suit (same deals)
   lab sweep facade -p greedy --vary players=2,3,4 --vary fifth_suit=false,true \
-    --games 1000 --seed 1 --out "$OUT/facade"
+    --games 800 --seed 1 --out "$OUT/facade"
   report "$OUT/facade" facade
   # the first bidder with the expert at every seat, 3 and 4 players (the same deals' seeds)
-  lab sweep facade -p "$G" --vary players=3,4 --games 36 --seed 1 --out "$OUT/facade-first-bidder"
+  lab sweep facade -p "$G" --vary players=3,4 --games 30 --seed 1 --out "$OUT/facade-first-bidder"
   report "$OUT/facade-first-bidder" facade-first-bidder
   # the fifth suit, paired per table size, and the expert's first bidder against greedy's on
   # the same deals; Holm across the page
