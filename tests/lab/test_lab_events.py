@@ -84,7 +84,7 @@ def test_p5_corporation_counts_a_payout_that_decides_the_game() -> None:
     # {p1, p2} form on 3 and play 3 again alone: 3 × 2 = 6 points each (P5); p3 and p4
     # score their lone values (1 + 5, 2 + 4). All four end on 6: without the payout p1 and
     # p2 would have 0, and the winners would be p3 and p4 only.
-    rounds = [(3, 3, 1, 2), (3, 3, 5, 4)]
+    rounds: list[tuple[int, ...]] = [(3, 3, 1, 2), (3, 3, 5, 4)]
     got = corporation_events(rounds, [6.0, 6.0, 6.0, 6.0], 50)
     assert got["corporations_paid"] == 1
     assert got["largest_payout"] == 6
