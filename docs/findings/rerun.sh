@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Reruns the findings pages' simulations and rebuilds their reports and plots.
 #   bash docs/findings/rerun.sh [PAGE ...]      PAGE: facade cabin corporation lonely-face notorious
-#                                               facade-extra facade-skill (optional extra runs
-#                                               for the Façade page), cabin-bound and
+#                                               facade-extra facade-edge facade-skill (optional
+#                                               extra runs for the Façade page), facade-earlier,
+#                                               corporation-targets, cabin-bound and
 #                                               lonely-face-variants (the earlier runs those
 #                                               pages keep); default: all
 #   OUT=runs/findings WORKERS=2 bash docs/findings/rerun.sh facade   (decklab and python on PATH:
@@ -21,16 +22,43 @@ report() { decklab report "$1" >/dev/null && cp "$1/report.html" "$D/$2.html" &&
 G='expert:iters=48'  # the expert's guided ISMCTS at 48 iterations a decision (docs/strength.md ×1)
 
 facade() {
-  # greedy at every seat: 2, 3, 4 players, with and without the fifth suit
+  # greedy at every seat: 2, 3, 4 players, with and without the fifth suit (same deals)
   lab sweep facade -p greedy --vary players=2,3,4 --vary fifth_suit=false,true \
-    --games 3000 --seed 1 --out "$OUT/facade"
+    --games 800 --seed 1 --out "$OUT/facade"
   report "$OUT/facade" facade
-  # the stronger bot at every seat, few games: do greedy's conclusions hold?
+  # the first bidder with the expert at every seat, 3 and 4 players (the same deals' seeds)
+  lab sweep facade -p "$G" --vary players=3,4 --games 30 --seed 1 --out "$OUT/facade-first-bidder"
+  report "$OUT/facade-first-bidder" facade-first-bidder
+  # the fifth suit, paired per table size, and the expert's first bidder against greedy's on
+  # the same deals; Holm across the page
+  local args=() n
+  for n in 2 3 4; do
+    args+=(--pair "fifth suit, $n players" "$OUT/facade/cell-players-${n}__fifth_suit-false" \
+      "$OUT/facade/cell-players-${n}__fifth_suit-true")
+  done
+  for n in 3 4; do
+    args+=(--pair "expert − greedy, $n players" "$OUT/facade/cell-players-${n}__fifth_suit-false" \
+      "$OUT/facade-first-bidder/cell-players-$n")
+  done
+  $PY "$D/paired_page.py" "${args[@]}" --out "$D/facade-paired.json" >"$OUT/facade-paired.md"
+  $PY "$D/plots.py" facade
+}
+
+facade_edge() {
+  # the headline: one expert among three greedy seats, every rotation, 60 deals an arm,
+  # with and without the fifth suit (the review's run; about 25 minutes of one core)
+  lab simulate facade -p "$G,greedy,greedy,greedy" --games 240 --seed 7 --out "$OUT/facade-edge-4-60"
+  lab simulate facade -p "$G,greedy,greedy,greedy" -o fifth_suit=true --games 240 --seed 7 \
+    --out "$OUT/facade-edge-4-60-fifth"
+  decklab compare "$OUT/facade-edge-4-60" "$OUT/facade-edge-4-60-fifth"
+}
+
+facade_earlier() {
+  # the earlier runs kept on the page: the expert at every seat (20 games a variant) and one
+  # expert seat among greedy ones (18 deals at 4 players: superseded by facade-edge)
   lab sweep facade -p "$G" --vary players=2,3,4 --vary fifth_suit=false,true \
     --games 20 --seed 1 --out "$OUT/facade-expert"
   report "$OUT/facade-expert" facade-expert
-  # how chaotic: one expert seat against greedy ones, at each table size (more at 4 players,
-  # where the question is)
   lab simulate facade -p "$G,greedy" --games 24 --seed 1 --out "$OUT/facade-edge-2"
   report "$OUT/facade-edge-2" facade-edge-2
   lab simulate facade -p "$G,greedy,greedy" --games 24 --seed 1 --out "$OUT/facade-edge-3"
@@ -40,7 +68,6 @@ facade() {
   lab simulate facade -p "$G,greedy,greedy,greedy" -o fifth_suit=true --games 72 --seed 1 \
     --out "$OUT/facade-edge-4-fifth"
   report "$OUT/facade-edge-4-fifth" facade-edge-4-fifth
-  $PY "$D/plots.py" facade
 }
 
 facade_extra() {
@@ -106,6 +133,29 @@ cabin_bound() {
 }
 
 corporation() {
+  # the rule's target (2n²) at 4 to 10 players, a mixed field (greedy and random seats
+  # alternating, every rotation on every deal), with the rules' reward and with the plugin
+  # example's value × (members − 1) on the same deals. The plugin must be installed:
+  #   pip install --no-deps ./examples/plugins/corporation_reward
+  local args=() n
+  for n in 4 5 6 7 8 9 10; do
+    lab simulate corporation -p greedy,random -n "$n" -g 2000 --seed 1 --out "$OUT/corporation-rule-$n"
+    report "$OUT/corporation-rule-$n" "corporation-rule-$n"
+    lab simulate corporation-shared-reward -p greedy,random -n "$n" -g 2000 --seed 1 \
+      --out "$OUT/corporation-shared-$n"
+    report "$OUT/corporation-shared-$n" "corporation-shared-$n"
+    args+=(--pair "$n players" "$OUT/corporation-rule-$n" "$OUT/corporation-shared-$n")
+  done
+  $PY "$D/paired_page.py" "${args[@]}" --out "$D/corporation-paired.json" >"$OUT/corporation-paired.md"
+  # the stronger bot against greedy (alternating seats, every rotation) at the rule's target
+  lab sweep corporation -p "$G,greedy" --vary players=4,6 --games 40 --seed 1 \
+    --out "$OUT/corporation-expert"
+  report "$OUT/corporation-expert" corporation-expert
+}
+
+corporation_targets() {
+  # the earlier runs kept on the page: five targets at 4 to 8 players, random play, and
+  # greedy self-play
   for n in 4 5 6; do
     # greedy in every seat (degenerate: copies of greedy cooperate perfectly, see the page)
     lab sweep corporation -p greedy -n "$n" --vary target=$((n * n)),$((2 * n * n)),$((3 * n * n)) \
@@ -123,10 +173,6 @@ corporation() {
   lab sweep corporation -p random --vary players=4,5,6,7,8 --games 2000 --seed 1 \
     --out "$OUT/corporation-random"
   report "$OUT/corporation-random" corporation-random
-  # the stronger bot against greedy (alternating seats) at the rule's target
-  lab sweep corporation -p "$G,greedy" --vary players=4,5,6 --games 60 --seed 1 \
-    --out "$OUT/corporation-expert"
-  report "$OUT/corporation-expert" corporation-expert
   $PY "$D/plots.py" corporation
 }
 
@@ -162,11 +208,21 @@ notorious() {
   report "$OUT/notorious" notorious
   lab sweep notorious -p "$G" --vary players=3 --games 72 --seed 1 --out "$OUT/notorious-expert"
   report "$OUT/notorious-expert" notorious-expert
+  # every row tested against a fair share, Holm across both sweeps
+  $PY "$D/notorious_fair.py" greedy="$D/notorious.json" expert="$D/notorious-expert.json" \
+    --out "$D/notorious-fair.json" >"$OUT/notorious-fair.md"
+  # restricted play: never face up, never face down, at one seat, 100 deals a table size
+  local n
+  for n in 3 4 5; do
+    decklab restricted notorious --players "$n" --games $((n * 100)) --seed 1 --workers "$W" --json \
+      >"$D/notorious-restricted-$n.json"
+  done
   $PY "$D/plots.py" notorious
 }
 
 pages=("$@")
-[ ${#pages[@]} -eq 0 ] && pages=(facade cabin corporation lonely-face notorious facade-extra facade-skill cabin-bound lonely-face-variants)
+[ ${#pages[@]} -eq 0 ] && pages=(facade cabin corporation lonely-face notorious facade-extra facade-edge facade-earlier facade-skill
+  corporation-targets cabin-bound lonely-face-variants)
 for page in "${pages[@]}"; do
   start=$(date +%s)
   "${page//-/_}"
