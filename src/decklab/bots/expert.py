@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import cast
 
-from decklab.bots.beliefs import DEFAULT_TAU
 from decklab.bots.base import SEED, Agent, Hint, Param, make_rng, parse_params
+from decklab.bots.beliefs import DEFAULT_TAU
 from decklab.bots.explain import explained
 from decklab.bots.greedy import GreedyAgent, game_greedy, game_guidance
 from decklab.bots.ismcts import GUIDED, IsmctsAgent

@@ -23,8 +23,8 @@ import time
 from collections.abc import Callable
 from typing import Any, Final
 
-from decklab.bots.beliefs import DEFAULT_TAU, world_source
 from decklab.bots.base import SEED, Agent, Hint, Param, parse_params
+from decklab.bots.beliefs import DEFAULT_TAU, world_source
 from decklab.bots.explain import explained_search
 from decklab.bots.registry import register_agent
 from decklab.bots.search import (
