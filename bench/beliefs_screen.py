@@ -107,7 +107,9 @@ def main() -> None:
             f"  {r['cpu_ms_per_decision']} ms CPU a decision"
         )
     d = report["difference"]
-    print(f"paired difference (belief − plain): {d[0]:+.3f} ({d[1]:+.3f} to {d[2]:+.3f}), {n} games")
+    print(
+        f"paired difference (belief − plain): {d[0]:+.3f} ({d[1]:+.3f} to {d[2]:+.3f}), {n} games"
+    )
     print(f"wall time {report['wall_s']} s")
 
 

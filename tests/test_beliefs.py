@@ -119,3 +119,13 @@ def test_beliefs_change_the_search() -> None:
     agent = make_agent("ismcts:seed=4,iters=8,belief=16")
     agent.choose(state, 0)  # runs; the weighted source is used and then dropped
     assert getattr(agent, "draw_world", None) is None
+
+
+def test_a_sample_without_a_deal_keeps_uniform_beliefs() -> None:
+    """A state with no known deal (itself a sample) has no history to weigh: every world
+    weighs the same, and they are the determinizations the seat would have drawn."""
+    sample = after_opponent_move("TD AS TC").determinize(0, random.Random(2))
+    assert sample.initial_setup is None
+    sampler = BeliefSampler(sample, 0, 8, random.Random(3))
+    assert sampler.log_weights == [0.0] * 8
+    assert sampler.worlds[0].hands == sample.determinize(0, random.Random(3)).hands
