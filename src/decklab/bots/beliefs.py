@@ -21,7 +21,9 @@ or a state without a known deal, keeps uniform beliefs.
 
 Cost: one replay of the game so far and one rating of each of the others' past
 decisions per candidate world. So candidates are drawn once per decision (a pool of
-``k``), weighed once, and each search iteration resamples one of them by weight.
+``k``), weighed once, and each search iteration resamples one of them by weight; a game
+may reshuffle what no weight depends on (``beliefs.redraw_unweighed``, e.g. the order
+of the decks still to be drawn), so that the pool does not fix the future too.
 """
 
 from __future__ import annotations
@@ -37,6 +39,9 @@ from decklab.engine.state import GameState
 
 DecisionsFn = Callable[[GameState, GameState, int], Iterator[tuple[GameState, int, int]]]
 """``past_decisions(state, world, seat)``: the others' past ``(position, actor, action)``."""
+
+RedrawFn = Callable[[GameState, int, random.Random], None]
+"""``redraw_unweighed(world, seat, rng)``: reshuffle, in place, what no weight depends on."""
 
 DEFAULT_TAU: Final = 1.0
 """The softmax temperature, in the units of the game's greedy ratings."""
@@ -67,6 +72,11 @@ def log_likelihood(
     return total
 
 
+def game_redraw(cls: type[GameState]) -> RedrawFn | None:
+    """The game's ``beliefs.redraw_unweighed``, or None (a drawn world is used as it is)."""
+    return cast(RedrawFn | None, game_function(cls, "beliefs", "redraw_unweighed"))
+
+
 class BeliefSampler:
     """``k`` uniform determinizations of ``state`` for ``seat``, weighed by the opponent
     model's likelihood of the others' moves; :meth:`draw` resamples one by weight."""
@@ -82,6 +92,8 @@ class BeliefSampler:
         self.worlds = [state.determinize(seat, rng) for _ in range(k)]
         self.log_weights = [-math.inf] * k
         self.rng = rng
+        self.seat = seat
+        self.redraw = game_redraw(type(state))
         decisions = game_decisions(type(state))
         values_fn = game_values(type(state))
         if decisions is None or values_fn is None or state.initial_setup is None:
@@ -119,8 +131,12 @@ class BeliefSampler:
         return lo
 
     def draw(self) -> GameState:
-        """A fresh copy of a world drawn by weight (the search may change it)."""
-        return self.worlds[self.index()].clone()
+        """A fresh copy of a world drawn by weight (the search may change it), with what the
+        weight does not depend on (future chance) drawn anew where the game says what."""
+        world = self.worlds[self.index()].clone()
+        if self.redraw is not None:
+            self.redraw(world, self.seat, self.rng)
+        return world
 
 
 def world_source(

@@ -14,11 +14,13 @@ through exactly the sampled world's past decision points.
 
 from __future__ import annotations
 
+import random
 from collections import deque
 from collections.abc import Iterator
 from typing import Any
 
 from decklab import cards
+from decklab.engine.chance import std_shuffle
 from decklab.engine.state import CHANCE
 from decklab.games.lonely_face.state import LonelyFaceState
 
@@ -73,3 +75,15 @@ def past_decisions(
         if actor != seat:
             yield replay, actor, int(action)
         replay.apply(actor, int(action))
+
+
+def redraw_unweighed(world: LonelyFaceState, seat: int, rng: random.Random) -> None:
+    """Shuffle again what the weight does not depend on: the order of the main deck's rest
+    and of the turn deck's unturned cards (future chance, no past decision saw it). A
+    pool of K weighed worlds then still gives the search fresh futures each iteration."""
+    std_shuffle(rng, world.deck)
+    if not world.die:
+        std_shuffle(rng, world.turn_deck)
+        if world._shuffle_at >= 0:  # keep the history's shuffle line in step with the deck
+            order = world.turned + world.turn_deck[::-1]
+            world.history[world._shuffle_at] = (CHANCE, "shuffle " + cards.format_many(order))
