@@ -129,3 +129,17 @@ def test_a_sample_without_a_deal_keeps_uniform_beliefs() -> None:
     sampler = BeliefSampler(sample, 0, 8, random.Random(3))
     assert sampler.log_weights == [0.0] * 8
     assert sampler.worlds[0].hands == sample.determinize(0, random.Random(3)).hands
+
+
+def test_a_drawn_world_gets_a_fresh_future() -> None:
+    """From a pool of one world, every draw keeps its hands and gets the decks' unseen
+    order anew (else a search would see only K futures)."""
+    state = after_opponent_move("TD AS TC")
+    sampler = BeliefSampler(state, 0, 1, random.Random(4))
+    draws = [sampler.draw() for _ in range(3)]
+    assert all(isinstance(d, LonelyFaceState) for d in draws)
+    worlds = [d for d in draws if isinstance(d, LonelyFaceState)]
+    assert all(w.hands == worlds[0].hands for w in worlds)
+    assert len({tuple(w.deck) for w in worlds}) == 3
+    assert len({tuple(w.turn_deck) for w in worlds}) == 3
+    assert all(w.view(0) == state.view(0) for w in worlds)
