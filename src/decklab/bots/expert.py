@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import cast
 
 from decklab.bots.base import SEED, Agent, Hint, Param, make_rng, parse_params
+from decklab.bots.beliefs import DEFAULT_TAU
 from decklab.bots.explain import explained
 from decklab.bots.greedy import GreedyAgent, game_greedy, game_guidance
 from decklab.bots.ismcts import GUIDED, IsmctsAgent
@@ -40,6 +41,8 @@ class ExpertAgent(Agent):
         iters: int = 192,
         seconds: float | None = None,
         samples: int | None = None,
+        belief: int = 0,
+        tau: float = DEFAULT_TAU,
     ) -> None:
         self.rng = make_rng(seed)
         self.samples = samples
@@ -47,6 +50,8 @@ class ExpertAgent(Agent):
         self.fallback = GreedyAgent(seed)
         self.seed = seed
         self.budget = {"iters": str(iters)} | ({"time": str(seconds)} if seconds else {})
+        if belief:  # the guided search's inferred beliefs (bots/beliefs.py); off by default
+            self.budget |= {"belief": str(belief), "tau": str(tau)}
         self.search = self._searcher({})
         self.tuned: dict[type[GameState], SearchAgent] = {}
         """The search of a game with guidance of its own (``search_guidance``), by game."""
@@ -136,12 +141,29 @@ _PARAMS = (
         "sampled deals per decision for a game's own expert (default: the game's)",
         minimum=1,
     ),
+    Param(
+        "belief",
+        int,
+        0,
+        "the guided search's candidate worlds per decision weighed by the others' observed "
+        "moves (0: uniform sampling, the default)",
+        minimum=0,
+    ),
+    Param(
+        "tau",
+        float,
+        DEFAULT_TAU,
+        "softmax temperature of that opponent model (greedy ratings' units)",
+        minimum=0.001,
+    ),
 )
 
 
 def _make(params: dict[str, str]) -> Agent:
     got = parse_params("expert", params, _PARAMS)
-    return ExpertAgent(got["seed"], got["iters"], got["time"], got["samples"])
+    return ExpertAgent(
+        got["seed"], got["iters"], got["time"], got["samples"], got["belief"], got["tau"]
+    )
 
 
 register_agent(

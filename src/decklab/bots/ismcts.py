@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from decklab.bots.base import SEED, Agent, Hint, Param, parse_params
+from decklab.bots.beliefs import DEFAULT_TAU, world_source
 from decklab.bots.explain import explained_search
 from decklab.bots.registry import register_agent
 from decklab.bots.search import (
@@ -50,10 +51,20 @@ class IsmctsAgent(SearchAgent):
     SearchAgent's: compiled by mypyc, such forwarding passes the arguments wrongly.
     """
 
+    belief: int = 0
+    """Candidate worlds weighed by the others' observed moves per decision (0: uniform
+    determinizations, the behaviour before beliefs; ``bots/beliefs.py``)."""
+    tau: float = DEFAULT_TAU
+    """The softmax temperature of the opponent model for ``belief``."""
+    draw_world: Callable[[], GameState] | None = None
+    """This decision's source of sampled worlds (set by :meth:`search`)."""
+
     @classmethod
     def from_params(cls, params: dict[str, Any]) -> SearchAgent:
         agent = cls(**cls.common_args(params))
         agent.root = params["root"]
+        agent.belief = params["belief"]
+        agent.tau = params["tau"]
         return agent
 
     def hint(self, state: GameState, seat: int) -> Hint:
@@ -64,18 +75,36 @@ class IsmctsAgent(SearchAgent):
         return super().hint(state, seat).action  # playing needs no words (up to 1 ms)
 
     def search(self, state: GameState, seat: int, rollout: RolloutPolicy) -> tuple[list[Tree], str]:
+        self.draw_world = world_source(state, seat, self.rng, self.belief, self.tau)
+        try:
+            return self._search(state, seat, rollout, self.draw_world)
+        finally:
+            self.draw_world = None  # a world source serves one decision only
+
+    def _search(
+        self,
+        state: GameState,
+        seat: int,
+        rollout: RolloutPolicy,
+        draw: Callable[[], GameState],
+    ) -> tuple[list[Tree], str]:
         tree = self.new_tree(rollout, seat)
-        rng = self.rng
         if self.root == "halving" and not in_simultaneous_round(state):
             return [tree], self.halving(state, seat, tree)
         if self.root == "race" and not in_simultaneous_round(state):
             return [tree], self.race(state, seat, tree)
 
         def step(_: int) -> None:
-            tree.iterate(state.determinize(seat, rng))
+            tree.iterate(draw())
 
         run_budget(self.budget, step)
         return [tree], "over freshly sampled deals"
+
+    def _source(self, state: GameState, seat: int) -> Callable[[], GameState]:
+        """This decision's world source (:meth:`search` sets it; a direct call makes one)."""
+        if self.draw_world is None:
+            self.draw_world = world_source(state, seat, self.rng, self.belief, self.tau)
+        return self.draw_world
 
     def candidates(self, state: GameState, seat: int) -> list[int]:
         """The root moves to compare: the game's top ``topk`` where it ranks moves, else all.
@@ -100,6 +129,7 @@ class IsmctsAgent(SearchAgent):
         more than the budget: pair it with ``topk`` (the report does).
         """
         rng = self.rng
+        draw = self._source(state, seat)
         alive = self.candidates(state, seat)
         rounds = max(1, math.ceil(math.log2(len(alive))))
         kids = tree.root.kids
@@ -112,7 +142,7 @@ class IsmctsAgent(SearchAgent):
             def step(i: int, group: list[int] = group, shared: list[Any] = shared) -> None:
                 slot = i % len(group)
                 if slot == 0:
-                    shared[0] = state.determinize(seat, rng)
+                    shared[0] = draw()
                     shared[1] = rng.getrandbits(64)
                 tree.rng = random.Random(shared[1])
                 tree.iterate(shared[0].clone(), force=group[slot])
@@ -143,12 +173,13 @@ class IsmctsAgent(SearchAgent):
         Sets ``tree.chosen``.
         """
         rng = self.rng
+        draw = self._source(state, seat)
         kids = tree.root.kids
         shared: list[Any] = [None]
 
         def play(deal: int, move: int) -> float:
             if shared[0] is None or shared[0][0] != deal:
-                shared[0] = (deal, state.determinize(seat, rng), rng.getrandbits(64))
+                shared[0] = (deal, draw(), rng.getrandbits(64))
             child = kids.get(seat, {}).get(move)
             before = child.total if child is not None else 0.0
             tree.rng = random.Random(shared[0][2])
@@ -258,6 +289,21 @@ PARAMS: Final = (
         "how the root's moves share the budget: UCB, sequential halving on shared deals, or a "
         "race on shared deals that drops a move only when it is clearly worse",
         choices=("ucb", "halving", "race"),
+    ),
+    Param(
+        "belief",
+        int,
+        0,
+        "candidate worlds per decision weighed by how likely the others' moves are under "
+        "the game's greedy ratings (0: uniform sampling; needs the game's beliefs module)",
+        minimum=0,
+    ),
+    Param(
+        "tau",
+        float,
+        DEFAULT_TAU,
+        "softmax temperature of that opponent model, in the greedy ratings' units",
+        minimum=0.001,
     ),
     SEED,
 )
