@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from .live import LiveServer
-from .tapping import new_table, open_seat
+from .tapping import SETTLED, new_table, open_seat
 from .ui import IDLE, offered, version, wait_turn
 
 PATH = """
@@ -48,6 +48,13 @@ NEXT = """
   for (const el of document.querySelectorAll('.action-bar [data-bar-action]'))
     if (el.dataset.barAction === words.join(' ')) return ['action', el.dataset.barAction, null];
   return null;
+}
+"""
+
+AT_GOAL = """
+([key, part]) => {
+  const el = document.activeElement;
+  return !!el && el.dataset.key === key && (part ? el.dataset.part === part : !el.dataset.part);
 }
 """
 
@@ -90,13 +97,21 @@ def key_move(page: Any, action: str) -> int:
                 if page.evaluate(ON_TARGET):
                     break
                 press("Tab")
-            path = page.evaluate(PATH, [a, b])
-            assert path is not None, f"the arrows do not reach {a} {b or ''}: " + page.evaluate(
-                "() => JSON.stringify({sel: window.decklabTable.selected, at: document.activeElement.outerHTML.slice(0, 120),"
-                " el: [...document.querySelectorAll('.felt .card-btn, .felt .zone-btn')].filter(e => window.decklabTable.eligible(e)).map(e => e.dataset.key)})"
-            )
-            for k in path:
-                press(k)
+            # the arrows go by where the targets lie: cards still sliding (motion.js, the
+            # last move's animation) would give a path the keys then do not follow
+            for _ in range(3):
+                page.evaluate(SETTLED)
+                path = page.evaluate(PATH, [a, b])
+                assert path is not None, f"the arrows do not reach {a} {b or ''}: " + page.evaluate(
+                    "() => JSON.stringify({sel: window.decklabTable.selected, at: document.activeElement.outerHTML.slice(0, 120),"
+                    " el: [...document.querySelectorAll('.felt .card-btn, .felt .zone-btn')].filter(e => window.decklabTable.eligible(e)).map(e => e.dataset.key)})"
+                )
+                for k in path:
+                    press(k)
+                if page.evaluate(AT_GOAL, [a, b]):
+                    break
+            else:
+                raise AssertionError(f"the arrows' path did not lead to {a} {b or ''}")
         press("Enter")
         page.wait_for_function(IDLE)
         if page.evaluate(
