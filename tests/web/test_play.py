@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from .live import LiveServer, seat_script
+from .tapping import new_table, open_seat
 from .ui import offered, play_on_cards, ready, server_legal, version, wait_turn
 
 
@@ -266,12 +267,8 @@ def test_a_late_answer_to_a_resync_never_takes_the_table_back_in_time(
     newer than its answer arrive meanwhile, the late answer must not replace them (the
     page would offer the moves of a position already gone)."""
     rng = random.Random(3)
-    table_id = live.table("lonely-face", 2, ["open", "greedy"])
-    token = live.join(table_id, "p1", "ann")
-    page.goto(live.base + "/")
-    seat_script(page, table_id, token, "p1", "ann")
-    page.goto(f"{live.base}/table/{table_id}")
-    ready(page)
+    table_id, token = new_table(live, "lonely-face", 2)
+    open_seat(page, live, table_id, token)
     assert wait_turn(page, "p1")
     # the next /state answer is held back until the test lets it go
     page.evaluate(
