@@ -132,11 +132,13 @@ class Notifier:
 
     async def _mail_now_and_then(self) -> None:
         while True:
+            # cleared *before* looking: a mail queued while send_due runs sets it again,
+            # and is sent at once rather than after a whole poll period (a lost wake-up)
+            self._wake.clear()
             try:
                 await self.send_due()
             except Exception:
                 log.exception("the mailer failed")
-            self._wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.settings.mail_poll_s)
 
