@@ -219,10 +219,15 @@ def test_leaver_replaced_by_bot_and_reclaimed(hasty_client: TestClient) -> None:
         # p1's page is open (a seat with none is away too, and a bot would take it)
         hello(present, tokens[0])
         hello(watcher)
-        watcher.receive_json()
+        synced = watcher.receive_json()
         assert client.post(f"/api/tables/{table}/leave", headers=auth(tokens[1])).status_code == 204
-        zombie = until(watcher, lambda f: f["type"] == "event" and f["kind"] == "zombie")
-        assert zombie["detail"] == {"seat": "p2", "why": "away"}
+        if synced.get("type") == "sync" and synced["state"]["seats"][1]["zombie"]:
+            # p2 never opened the page: its grace (0.3 s) may run out before the watcher
+            # is there, and then the bot already holds the seat in the watcher's sync
+            zombie = synced
+        else:
+            zombie = until(watcher, lambda f: f["type"] == "event" and f["kind"] == "zombie")
+            assert zombie["detail"] == {"seat": "p2", "why": "away"}
         assert zombie["state"]["seats"][1]["zombie"] is True
         # the bot plays p2's turns while p1 plays its own; the watcher's events drive
         # p1, so how fast the bot answers never matters (only p1 can move while the
