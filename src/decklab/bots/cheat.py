@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Final
 
-from decklab.bots.base import SEED, Agent, Hint, parse_params
-from decklab.bots.explain import explained_search
+from decklab.bots.base import SEED, Agent, parse_params
 from decklab.bots.registry import register_agent
 from decklab.bots.search import SEARCH_PARAMS, RolloutPolicy, SearchAgent, Tree, run_budget
 from decklab.engine.state import GameState
@@ -22,13 +21,6 @@ class CheatAgent(SearchAgent):
     name = "cheat"
     method = "cheat (sees hidden cards)"
     fair: ClassVar[bool] = False
-
-    def hint(self, state: GameState, seat: int) -> Hint:
-        """The search's move, explained in the game's words beside the runner-up."""
-        return explained_search(state, seat, super().hint(state, seat))
-
-    def choose(self, state: GameState, seat: int) -> int:
-        return super().hint(state, seat).action  # playing needs no words (up to 1 ms)
 
     def search(self, state: GameState, seat: int, rollout: RolloutPolicy) -> tuple[list[Tree], str]:
         tree = self.new_tree(rollout, seat)

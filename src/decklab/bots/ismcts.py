@@ -23,9 +23,8 @@ import time
 from collections.abc import Callable
 from typing import Any, Final
 
-from decklab.bots.base import SEED, Agent, Hint, Param, parse_params
+from decklab.bots.base import SEED, Agent, Param, parse_params
 from decklab.bots.beliefs import DEFAULT_TAU, world_source
-from decklab.bots.explain import explained_search
 from decklab.bots.registry import register_agent
 from decklab.bots.search import (
     SEARCH_PARAMS,
@@ -66,13 +65,6 @@ class IsmctsAgent(SearchAgent):
         agent.belief = params["belief"]
         agent.tau = params["tau"]
         return agent
-
-    def hint(self, state: GameState, seat: int) -> Hint:
-        """The search's move, explained in the game's words beside the runner-up."""
-        return explained_search(state, seat, super().hint(state, seat))
-
-    def choose(self, state: GameState, seat: int) -> int:
-        return super().hint(state, seat).action  # playing needs no words (up to 1 ms)
 
     def search(self, state: GameState, seat: int, rollout: RolloutPolicy) -> tuple[list[Tree], str]:
         self.draw_world = world_source(state, seat, self.rng, self.belief, self.tau)

@@ -41,6 +41,7 @@ from typing import Any, ClassVar, Final
 from mypy_extensions import mypyc_attr
 
 from decklab.bots.base import Agent, Hint, Param
+from decklab.bots.explain import explained_search
 from decklab.bots.greedy import game_estimate, game_greedy, game_values
 from decklab.engine.state import GameState, seat_name
 
@@ -882,9 +883,14 @@ class SearchAgent(Agent):
         return random_rollout, note
 
     def choose(self, state: GameState, seat: int) -> int:
-        return self.hint(state, seat).action
+        return self.searched(state, seat).action  # playing needs no words (up to 1 ms)
 
     def hint(self, state: GameState, seat: int) -> Hint:
+        """The search's move, explained in the game's words beside the runner-up."""
+        return explained_search(state, seat, self.searched(state, seat))
+
+    def searched(self, state: GameState, seat: int) -> Hint:
+        """The search's move and root statistics, unexplained (what :meth:`choose` plays)."""
         legal = list(state.legal_actions(seat))
         if not legal:
             raise ValueError(f"{seat_name(seat)} has nothing to do now")
