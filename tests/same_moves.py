@@ -28,6 +28,7 @@ SEARCH_BOTS = (
     "margin=0.7,seed=3",
     "pimc:iters=16,dets=2,seed=3",
     "cheat:iters=16,seed=3",
+    "cheat:iters=24,root=race,rollout=greedy,depth=8,prior=greedy,model=1,topk=4,margin=0.7,seed=3",
     "expert:iters=16,seed=3",
     "fast:seed=3",
 )

@@ -163,6 +163,9 @@ def test_same_seed_gives_the_same_moves_from_every_bot_on_both_builds() -> None:
     outputs = {}
     for build, env in (("compiled", "0"), ("pure", "1")):
         envs = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        # this checkout's sources and build (the ones need_compiled checked), not whatever
+        # checkout the interpreter has installed (a worktree shares its venv with main)
+        envs["PYTHONPATH"] = str(ROOT / "src")
         envs["DECKLAB_PURE"] = env
         done = subprocess.run(
             [sys.executable, script, "--quick"],

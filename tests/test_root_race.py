@@ -1,6 +1,7 @@
 """The race at the root (``ismcts:root=race``): moves compared on shared deals, none
 dropped unless clearly worse (issue 20: sequential halving dropped a move for good
-after a few deals, and the expert then played one whose mean was below it)."""
+after a few deals, and the expert then played one whose mean was below it). ``cheat``
+takes the same option (the same code, in ``SearchAgent``), racing on the true state."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ import random
 from collections.abc import Callable
 
 from decklab.bots import make_agent
-from decklab.bots.ismcts import race_moves
+from decklab.bots.search import RACE_MIN_DEALS, SearchAgent, race_moves
+from decklab.engine.registry import game_names, get_game
+from same_moves import positions
 
 Play = Callable[[int, int], float]
 
@@ -93,3 +96,50 @@ def test_race_agent_reports_how_it_chose_and_repeats_from_a_seed() -> None:
     assert sum(hint.visits.values()) <= 48
     assert hint.visits[hint.text] == max(hint.visits.values())  # the choice ran the whole race
     assert make_agent(spec).hint(state, seat).action == hint.action
+
+
+CHEAT_RACE = "cheat:iters=48,topk=4,root=race,rollout=greedy,depth=4,prior=greedy,model=1,seed=5"
+
+
+def test_cheat_races_its_root_like_the_expert_and_repeats_from_a_seed() -> None:
+    from decklab.games.notorious.state import NotoriousState
+
+    state = NotoriousState.new(4, seed=2)
+    seat = state.to_act()[0]
+    hint = make_agent(CHEAT_RACE).hint(state, seat)
+    assert hint.action in state.legal_actions(seat)
+    # the root went through race() (its phrase, and the race's choice, not the most tried)
+    assert "by a race on the true state" in hint.reason and "came out best" in hint.reason
+    raced = sorted(n for n in hint.visits.values() if n)
+    assert len(raced) == 4 and sum(raced) <= 48  # the game's top 4 only, within the budget
+    assert raced[0] >= RACE_MIN_DEALS  # none dropped before every move played six deals
+    assert hint.visits[hint.text] == raced[-1]  # the choice ran the whole race
+    assert make_agent(CHEAT_RACE).hint(state, seat) == hint  # the same seed, the same all
+    assert make_agent(CHEAT_RACE).choose(state, seat) == hint.action
+    plain = make_agent(CHEAT_RACE.replace("root=race,", "")).hint(state, seat)
+    assert "race" not in plain.reason and "tried most" in plain.reason  # ucb stays the default
+
+
+def test_cheat_races_on_the_true_state_and_a_fair_search_on_sampled_ones() -> None:
+    from decklab.games.notorious.state import NotoriousState
+
+    state = NotoriousState.new(4, seed=2)
+    seat = state.to_act()[0]
+    seats = range(state.num_players)
+    cheat, fair = make_agent(CHEAT_RACE), make_agent(CHEAT_RACE.replace("cheat", "ismcts"))
+    assert isinstance(cheat, SearchAgent) and isinstance(fair, SearchAgent)
+    seen = cheat.root_worlds(state, seat)()
+    assert seen is not state and all(seen.view(s) == state.view(s) for s in seats)
+    sampled = fair.root_worlds(state, seat)()
+    assert sampled.view(seat) == state.view(seat)
+    assert any(sampled.view(s) != state.view(s) for s in seats)  # others' hands were sampled
+
+
+def test_cheat_with_the_race_plays_legal_moves_in_every_game() -> None:
+    spec = "cheat:iters=24,root=race,rollout=greedy,depth=8,prior=greedy,model=1,topk=4,seed=3"
+    for name in game_names():
+        for state in positions(get_game(name), 21, 2):
+            seat = state.to_act()[0]
+            action = make_agent(spec).choose(state, seat)
+            assert action in state.legal_actions(seat), name
+            assert make_agent(spec).choose(state, seat) == action, name

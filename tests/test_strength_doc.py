@@ -147,3 +147,13 @@ def test_the_imported_records_are_the_earlier_files_unchanged(
         assert fresh["cpu_s"] is None, "no CPU time was recorded then: none may be shown"
     one = json.loads((tmp_path / "fairness-notorious-greedy-5.json").read_text(encoding="utf-8"))
     assert one["result"]["tables"][0]["p_value"] == pytest.approx(0.0077, abs=1e-4)
+
+
+def test_cheat_runs_take_the_experts_guidance_root_race_included(build: ModuleType) -> None:
+    """``cheat`` vs ``expert`` measures what seeing the cards is worth only if the two
+    search alike: the guidance given to ``cheat`` is the expert's, ``root=race`` and all."""
+    from decklab.bots.ismcts import GUIDED
+
+    assert dict(kv.split("=") for kv in build.GUIDE.split(",")) == GUIDED
+    cheats = [r for r in build.runs() if r.section == "cheat"]
+    assert cheats and all(f"cheat:iters=192,{build.GUIDE}," in r.command for r in cheats)

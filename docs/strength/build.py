@@ -50,8 +50,12 @@ RUNS = HERE / "runs"
 TEMPLATE = ROOT / "docs" / "strength.src.md"
 PAGE = ROOT / "docs" / "strength.md"
 SEED = 2026
-GUIDE = "rollout=greedy,depth=8,prior=greedy,model=1,topk=4,margin=0.7,purify=0.5,gamma=0.3"
-"""The expert's guidance (docs/strength.md, "The agents"), given to ``cheat`` as well."""
+GUIDE = (
+    "root=race,rollout=greedy,depth=8,prior=greedy,model=1,topk=4,margin=0.7,purify=0.5,gamma=0.3"
+)
+"""The expert's guidance (``GUIDED`` in bots/ismcts.py, docs/strength.md "The agents"), given
+to ``cheat`` as well: its root race included, so ``cheat`` and ``expert`` differ in what they
+see only."""
 
 # Table sizes of the games; fixed here (not read from the registry) so that the list of
 # runs, and so the page, does not change when a game's limits do without anyone noticing.

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import uuid
 import warnings
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -59,6 +60,25 @@ def fast_settings(**changes: object) -> Settings:
     for key, value in changes.items():
         setattr(settings, key, value)
     return settings
+
+
+@asynccontextmanager
+async def clocked_service(
+    database_url: str, pool: BotPool | None, wall: Callable[[], float], **settings: object
+) -> AsyncIterator[TableService]:
+    """A started service on a fresh database whose deadlines' clock is ``wall`` (a test's
+    own, moved by hand or counting its reads); ``pool=None``: no bot can think. The
+    turn-based and idle-table tests share it, so both set up the service alike."""
+    upgrade(database_url)
+    store = Store(make_engine(database_url))
+    svc = TableService(store, fast_settings(database_url=database_url, **settings), pool)
+    svc.wall = wall
+    await svc.start()
+    try:
+        yield svc
+    finally:
+        await svc.close()
+        store.close()
 
 
 @pytest.fixture

@@ -10,19 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 
 import pytest
 
 from decklab.server import pace
 from decklab.server.pace import TurnSpec
 from decklab.server.service import TableService
-from decklab.server.store.db import make_engine, upgrade
-from decklab.server.store.queries import Store
 from decklab.server.table import SeatSpec
 
-from .conftest import fast_settings
+from .conftest import clocked_service
 from .games import two_player
 
 pytestmark = pytest.mark.anyio
@@ -40,21 +36,6 @@ class CountingWall:
     def __call__(self) -> float:
         self.reads += 1
         return time.time()
-
-
-@asynccontextmanager
-async def _service(database_url: str, wall: CountingWall) -> AsyncIterator[TableService]:
-    upgrade(database_url)
-    store = Store(make_engine(database_url))
-    # no bot pool: nothing here may think, so every task and timer left is the service's
-    svc = TableService(store, fast_settings(database_url=database_url), None)
-    svc.wall = wall
-    await svc.start()
-    try:
-        yield svc
-    finally:
-        await svc.close()
-        store.close()
 
 
 async def _seated_turn_table(service: TableService, move_s: float) -> str:
@@ -81,7 +62,8 @@ async def test_resting_turn_based_tables_hold_no_task_timer_or_clock_read(
     database_url: str,
 ) -> None:
     wall = CountingWall()
-    async with _service(database_url, wall) as service:
+    # no bot pool: nothing here may think, so every task and timer left is the service's
+    async with clocked_service(database_url, None, wall) as service:
         for _ in range(3):
             await _seated_turn_table(service, DAY)
         few = await _at_rest()
@@ -110,7 +92,8 @@ async def test_the_one_deadline_task_wakes_at_the_earliest_deadline_only(
 ) -> None:
     monkeypatch.setattr(pace, "MIN_MOVE_S", 0.1)  # a deadline a test can wait for
     wall = CountingWall()
-    async with _service(database_url, wall) as service:
+    # no bot pool: nothing here may think, so every task and timer left is the service's
+    async with clocked_service(database_url, None, wall) as service:
         wakes: list[float] = []
         real = service.run_deadlines
 

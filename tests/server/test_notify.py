@@ -6,6 +6,7 @@ line."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import secrets
 import time
@@ -58,7 +59,7 @@ def sink() -> Iterator[Sink]:
 
 @asynccontextmanager
 async def _notifying(
-    database_url: str, sink: Sink, wall: Wall, smtp: bool = True
+    database_url: str, sink: Sink, wall: Wall, smtp: bool = True, **changes: object
 ) -> AsyncIterator[tuple[TableService, Notifier, AccountStore]]:
     upgrade(database_url)
     store = Store(make_engine(database_url))
@@ -67,6 +68,7 @@ async def _notifying(
         smtp_host="127.0.0.1" if smtp else "",
         smtp_port=sink.port,
         smtp_from="tables@decklab.test",
+        **changes,
     )
     svc = TableService(store, settings, None)
     svc.wall = wall
@@ -219,6 +221,38 @@ async def test_no_email_address_or_no_smtp_host_sends_nothing(
         for seat in (0, 1, 0, 1):
             await _play_until(service, table, tokens, seat)
         assert await _mail_round(notifier) == 0 and sink.mails == []
+
+
+async def test_a_mail_queued_while_the_mailer_looks_goes_at_once(
+    database_url: str, sink: Sink, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lost wake-up: the mailer cleared its wake-up *after* looking for due mail, so
+    a mail queued while it looked slept a whole poll period. Here one is queued exactly
+    while the mailer looks (inside its first ``send_due``, after the outbox was read),
+    and the poll period is ten minutes: the mail must still be sent within seconds."""
+    wall = Wall()
+    async with _notifying(database_url, sink, wall, mail_poll_s=600.0) as (_, notifier, accounts):
+        bob = _account(accounts, "bob", "bob@example.test")
+        real = notifier.send_due
+        looks: list[int] = []
+
+        async def looking() -> int:
+            sent = await real()
+            if not looks:  # the first look found nothing; a mail is queued before it ends
+                notifier.invited(bob.id, "t-wake", "a game", "ann")
+                await notifier.settle()  # in the outbox and the wake-up set: the look goes on
+            looks.append(sent)
+            return sent
+
+        monkeypatch.setattr(notifier, "send_due", looking)
+        notifier.start()
+        limit = time.monotonic() + 10.0  # far below the poll period: decisive
+        while len(looks) < 2 and time.monotonic() < limit:
+            await asyncio.sleep(0.02)
+        assert looks[:1] == [0], "the mail was there before the first look"
+        assert looks[1:] == [1], f"the mail waited for the poll period (looks: {looks})"
+        assert [rcpt for rcpt, _ in sink.mails] == [["bob@example.test"]]
+        assert "ann invited you" in sink.mails[0][1]["Subject"]
 
 
 # ------------------------------------------------------------ through the application

@@ -19,8 +19,9 @@ them (a game's own expert, a greedy lookahead), else as a share of sampled games
 Every agent that can be asked for a hint (``hint_spec`` in the terminal and the
 server is any agent spec) explains its own: it alone knows what its values
 mean. The search agents (``ismcts``, ``pimc``, ``cheat``) call
-:func:`explained_search`, ``fast`` and ``greedy`` :func:`explained` with their
-units, and ``expert`` and the levels are built from those.
+:func:`explained_search` (in ``SearchAgent.hint``, their shared base), ``fast``
+and ``greedy`` :func:`explained` with their units, and ``expert`` and the levels
+are built from those.
 """
 
 from __future__ import annotations

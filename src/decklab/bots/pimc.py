@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from decklab.bots.base import SEED, Agent, Hint, Param, parse_params
-from decklab.bots.explain import explained_search
+from decklab.bots.base import SEED, Agent, Param, parse_params
 from decklab.bots.registry import register_agent
 from decklab.bots.search import (
     SEARCH_PARAMS,
@@ -42,13 +41,6 @@ class PimcAgent(SearchAgent):
         agent = cls(**cls.common_args(params))
         agent.dets = params["dets"]
         return agent
-
-    def hint(self, state: GameState, seat: int) -> Hint:
-        """The search's move, explained in the game's words beside the runner-up."""
-        return explained_search(state, seat, super().hint(state, seat))
-
-    def choose(self, state: GameState, seat: int) -> int:
-        return super().hint(state, seat).action  # playing needs no words (up to 1 ms)
 
     def search(self, state: GameState, seat: int, rollout: RolloutPolicy) -> tuple[list[Tree], str]:
         deals = [state.determinize(seat, self.rng) for _ in range(self.dets)]
