@@ -340,6 +340,19 @@ def test_arena_command_json() -> None:
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["games"] == 4 and data["sprt"]["elo1"] == 35
+    # The keys scripts read stay as they were; the per-agent-per-seat table is one more.
+    assert list(data) == [
+        "game", "version", "players", "options", "seed", "agents", "unfair", "lineups",
+        "deals_planned", "deals", "games", "stopped_early", "per_agent", "per_seat",
+        "per_agent_seat", "mean_length", "ratings", "sprt", "seconds_per_decision",
+    ]  # fmt: skip
+    rate_keys = list(data["per_agent"][0])
+    assert list(data["per_seat"][0]) == rate_keys == [
+        "label", "games", "wins", "win_rate", "win_low", "win_high",
+        "mean_score", "score_low", "score_high",
+    ]  # fmt: skip
+    assert list(data["per_agent_seat"]) == ["greedy", "random"]
+    assert all(list(r) == rate_keys for r in data["per_agent_seat"]["greedy"])
 
 
 def test_arena_command_table() -> None:

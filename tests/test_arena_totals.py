@@ -21,6 +21,7 @@ from decklab.lab.arena import (
     ArenaError,
     ArenaReport,
     GameResult,
+    Totals,
     deal_score,
     pair_matrix,
     run_arena,
@@ -122,6 +123,17 @@ def _assert_same_as_old(report: ArenaReport) -> None:
     assert [tuple(vars(r).values()) for r in report.per_seat] == [
         _old_rate(seat_name(s), seat_shares[s], seat_scores[s]) for s in range(n)
     ]
+    pairs: dict[tuple[int, int], tuple[list[float], list[float]]] = {}
+    for g in games:
+        for seat, a in enumerate(g.lineup):
+            cell = pairs.setdefault((a, seat), ([], []))
+            cell[0].append(g.shares[seat])
+            cell[1].append(g.scores[seat])
+    assert list(report.per_agent_seat) == report.agents
+    for i, spec in enumerate(report.agents):
+        got = [tuple(vars(r).values()) for r in report.per_agent_seat[spec]]
+        want = [_old_rate(seat_name(s), *pairs.get((i, s), ([], []))) for s in range(n)]
+        assert repr(got) == repr(want)  # repr: nan == nan for a seat never held
     assert report.mean_length == stats.mean_interval([float(g.decisions) for g in games])
     assert report.ratings is not None
     old = _old_point_ratings(report, lower_is_better)
@@ -220,3 +232,66 @@ def test_pattern_bootstrap_agrees_with_the_deal_bootstrap() -> None:
         width = ref["high"] - ref["low"]
         assert abs(new.low - ref["low"]) < 0.25 * width
         assert abs(new.high - ref["high"]) < 0.25 * width
+
+
+# ------------------------------------------------------------ per agent and seat
+def test_per_agent_seat_counts_a_planted_table_exactly() -> None:
+    """Two deals of a 3-seat game, ``a`` rotated through the seats against two ``b``s, with
+    the outcomes planted: ``a`` wins both games in p1, wins one and shares one (½) in p2,
+    and loses both in p3. Its rate per seat is then 2/2, 1.5/2 and 0/2; ``b``'s (two
+    seats a game) 1.5/4, 1/4 and 0/4. An agent's overall rate (3.5/6) hides that p3."""
+    lineups = [(0, 1, 1), (1, 0, 1), (1, 1, 0)]
+    planted = [  # per deal, per rotation: (scores, shares)
+        [((10, 5, 4), (1, 0, 0)), ((8, 8, 3), (0.5, 0.5, 0)), ((9, 4, 2), (1, 0, 0))],
+        [((10, 5, 4), (1, 0, 0)), ((5, 9, 3), (0, 1, 0)), ((4, 9, 2), (0, 1, 0))],
+    ]
+    totals = Totals(["a", "b"], 3, lower_is_better=False)
+    for deal, games in enumerate(planted):
+        totals.add(
+            [
+                GameResult(
+                    deal, r, lineups[r], tuple(map(float, sc)), tuple(map(float, sh)), 10, (4, 3, 3)
+                )
+                for r, (sc, sh) in enumerate(games)
+            ]
+        )
+    rates = totals.agent_seat_rates()
+    assert list(rates) == ["a", "b"]
+    got = {spec: [(r.label, r.games, r.wins) for r in rows] for spec, rows in rates.items()}
+    assert got == {
+        "a": [("p1", 2, 2.0), ("p2", 2, 1.5), ("p3", 2, 0.0)],
+        "b": [("p1", 4, 1.5), ("p2", 4, 1.0), ("p3", 4, 0.0)],
+    }
+    a_p2 = rates["a"][1]
+    assert a_p2.win_rate == 0.75 and (a_p2.win_low, a_p2.win_high) == stats.wilson(1.5, 2)
+    assert a_p2.mean_score == 8.5  # 8 and 9
+    assert rates["a"][2].mean_score == 2.0 and rates["a"][2].win_high < 0.75
+    assert [r.mean_score for r in rates["b"]] == [(8 + 9 + 5 + 4) / 4, (5 + 4 + 5 + 9) / 4, 3.5]
+
+
+def test_one_agent_against_the_rest_gets_the_same_games_in_every_seat() -> None:
+    """The arena rotates the lone agent through every seat on every deal: ``games = k·n``
+    gives it exactly k games a seat (the per-seat table of docs/strength.md relies on it),
+    and its per-seat games and wins add up to its overall ones."""
+    report = run_arena(
+        "corporation",
+        ["greedy:mode=lookahead", "random", "random", "random"],
+        12,
+        seed=4,
+        options=QUICK,
+        players=4,
+        progress=False,
+    )
+    data = report.to_dict()
+    lone = data["per_agent_seat"]["greedy:mode=lookahead"]
+    assert [r["label"] for r in lone] == ["p1", "p2", "p3", "p4"]
+    assert [r["games"] for r in lone] == [3, 3, 3, 3]
+    assert [r["games"] for r in data["per_agent_seat"]["random"]] == [9, 9, 9, 9]
+    for spec, overall in zip(report.agents, data["per_agent"], strict=True):
+        rows = data["per_agent_seat"][spec]
+        assert sum(r["games"] for r in rows) == overall["games"]
+        assert math.fsum(r["wins"] for r in rows) == pytest.approx(overall["wins"])
+    for s, seat in enumerate(data["per_seat"]):
+        assert math.fsum(rows[s]["wins"] for rows in data["per_agent_seat"].values()) == (
+            pytest.approx(seat["wins"])
+        )

@@ -157,3 +157,54 @@ def test_cheat_runs_take_the_experts_guidance_root_race_included(build: ModuleTy
     assert dict(kv.split("=") for kv in build.GUIDE.split(",")) == GUIDED
     cheats = [r for r in build.runs() if r.section == "cheat"]
     assert cheats and all(f"cheat:iters=192,{build.GUIDE}," in r.command for r in cheats)
+
+
+def _seat(label: str, games: int, low: float, high: float) -> dict[str, Any]:
+    """A rate as the arena's JSON writes it (only the fields the table reads matter)."""
+    rate = (low + high) / 2
+    return {
+        "label": label,
+        "games": games,
+        "wins": rate * games,
+        "win_rate": rate,
+        "win_low": low,
+        "win_high": high,
+        "mean_score": 0.0,
+        "score_low": 0.0,
+        "score_high": 0.0,
+    }
+
+
+def test_the_seats_table_judges_each_seat_against_twice_the_fair_share(
+    build: ModuleType, tmp_path: Path
+) -> None:
+    """Planted records: at 4 players 2× fair is 50%, so an interval from 50% is met, one
+    across 50% undecided and one wholly below not met; the overall line names the seats
+    that are not met, and a size not made is shown as such, not counted."""
+    four = build._arena("seats", "s4", "corporation", 4, ["expert"] + ["greedy"] * 3, 8, "x")
+    five = build._arena("seats", "s5", "corporation", 5, ["expert"] + ["greedy"] * 4, 10, "x")
+    seats = [
+        _seat("p1", 2, 0.50, 0.90),
+        _seat("p2", 2, 0.60, 0.95),
+        _seat("p3", 2, 0.30, 0.70),
+        _seat("p4", 2, 0.10, 0.49),
+    ]
+    result = {
+        "agents": ["expert", "greedy"],
+        "per_agent": [_seat("expert", 8, 0.4, 0.8)],
+        "per_agent_seat": {"expert": seats, "greedy": seats},
+    }
+    build._write(tmp_path / "s4.json", {"id": "s4", "command": four.command, "result": result})
+    page = build.section("seats", tmp_path, [four, five])
+    row = next(line for line in page.splitlines() if line.startswith("| 4 |"))
+    assert "| 4 | 2 | 50.0% | 60.0% (40.0% – 80.0%) |" in row
+    assert "p1 70.0 (50.0–90.0) met; p2 77.5 (60.0–95.0) met;" in row
+    assert "p3 50.0 (30.0–70.0) ?; p4 29.5 (10.0–49.0) not met |" in row
+    assert "| 2 of 4; ?: p3; not met: p4 |" in row
+    assert "not run yet" in next(line for line in page.splitlines() if line.startswith("| 5 |"))
+    overall = page.splitlines()[-1]
+    assert overall.startswith("Overall (1 of 2 table sizes made: 4 players): 2 of 4 seats met,")
+    assert "p3 at 4 (?), p4 at 4 (not met)" in overall
+    assert build.seat_verdict(0.2, 0.3, 0.2) == "met" and build.seat_verdict(0.1, 0.19, 0.2) == (
+        "not met"
+    )

@@ -167,6 +167,12 @@ def runs() -> list[Run]:
                 rid = f"vs-greedy-{game}-{n}-{bot}"
                 lineup = _one_against(bot, "greedy", n)
                 out.append(_arena("vs-greedy", rid, game, n, lineup, games, f"{bot} vs greedy"))
+    for n in SIZES["corporation"]:
+        # The arena rotates the one expert through every seat on each deal, so 20·n games
+        # are 20 deals: exactly 20 games in each seat (issue 20's per-seat target).
+        rid = f"seats-corporation-{n}-expert"
+        lineup = _one_against("expert", "greedy", n)
+        out.append(_arena("seats", rid, "corporation", n, lineup, 20 * n, "expert vs greedy"))
     cheat = f"cheat:iters=192,{GUIDE}"
     for game, n in DEFAULT.items():
         rid = f"cheat-{game}-{n}"
@@ -583,6 +589,77 @@ def _cpu_body(run: Run, r: list[dict[str, Any]]) -> str:
     )
 
 
+SEATS_HEAD = (
+    "| players | games a seat | 2× fair | expert overall (95%) |"
+    " expert per seat, % (95% interval), verdict | seats met | wall | CPU | build, commit |",
+    "|---:|---:|---:|---|---|---|---:|---:|---|",
+)
+
+
+def seat_verdict(low: float, high: float, target: float) -> str:
+    """``met`` (the interval's low end reaches the target), ``not met`` (wholly below), or
+    ``?`` (it straddles the target: the games cannot tell)."""
+    if low >= target:
+        return "met"
+    if high < target:
+        return "not met"
+    return "?"
+
+
+def _seat_verdicts(run: Run, r: dict[str, Any]) -> list[tuple[str, dict[str, Any], str]]:
+    """The first agent's rate in each seat, each with its verdict against twice the fair share."""
+    target = 2 / run.seats
+    rates = r["per_agent_seat"][r["agents"][0]]
+    return [(x["label"], x, seat_verdict(x["win_low"], x["win_high"], target)) for x in rates]
+
+
+def _seats_body(run: Run, r: dict[str, Any]) -> str:
+    verdicts = _seat_verdicts(run, r)
+    games = sorted({x["games"] for _, x, _ in verdicts})
+    per_game = str(games[0]) if len(games) == 1 else "–".join(str(g) for g in (games[0], games[-1]))
+    first = r["per_agent"][0]
+    overall = f"{_pct(first['win_rate'])} ({_pct(first['win_low'])} – {_pct(first['win_high'])})"
+    cells = "; ".join(
+        f"{seat} {100 * x['win_rate']:.1f} ({100 * x['win_low']:.1f}–{100 * x['win_high']:.1f}) {v}"
+        for seat, x, v in verdicts
+    )
+    met = sum(v == "met" for _, _, v in verdicts)
+    summary = f"all {met}" if met == len(verdicts) else f"{met} of {len(verdicts)}"
+    for word in ("?", "not met"):
+        seats = [seat for seat, _, v in verdicts if v == word]
+        if seats:
+            summary += f"; {word}: {', '.join(seats)}"
+    return f"{per_game} | {100 * 2 / run.seats:.1f}% | {overall} | {cells} | {summary}"
+
+
+def seats_overall(chosen: Sequence[Run], runs_dir: Path = RUNS) -> str:
+    """One line over every table size made: how many seats met the target, which did not."""
+    made = [(run, load(run, runs_dir)) for run in chosen if state(run, runs_dir) == "done"]
+    if not made:
+        return "Overall: no table size is made yet."
+    counts = {"met": 0, "?": 0, "not met": 0}
+    open_seats: list[str] = []
+    for run, record in made:
+        assert record is not None
+        for seat, _, v in _seat_verdicts(run, record["result"]):
+            counts[v] += 1
+            if v != "met":
+                open_seats.append(f"{seat} at {run.seats} ({v})")
+    total = sum(counts.values())
+    sizes = ", ".join(str(run.seats) for run, _ in made)
+    line = (
+        f"Overall ({len(made)} of {len(chosen)} table sizes made: {sizes} players):"
+        f" {counts['met']} of {total} seats met, {counts['?']} undecided,"
+        f" {counts['not met']} not met"
+    )
+    if not open_seats:
+        verdict = "the target is met from every seat" + (
+            " at every table size." if len(made) == len(chosen) else " of the sizes made."
+        )
+        return f"{line}: {verdict}"
+    return f"{line}; not met or undecided: {', '.join(open_seats)}."
+
+
 def section(key: str, runs_dir: Path = RUNS, every: Sequence[Run] | None = None) -> str:
     """The generated Markdown of one ``<!-- runs: KEY -->`` marker."""
     all_runs = list(every if every is not None else runs())
@@ -618,6 +695,9 @@ def section(key: str, runs_dir: Path = RUNS, every: Sequence[Run] | None = None)
         lines = _table(chosen, head, lambda r: TITLES[r.game], _cpu_body, runs_dir, estimates)
     elif key == "remaining":
         return remaining(runs_dir, all_runs)
+    elif key == "seats":
+        lines = _table(chosen, SEATS_HEAD, lambda r: str(r.seats), _seats_body, runs_dir, estimates)
+        lines += ["", seats_overall(chosen, runs_dir)]
     else:
         lead: Callable[[Run], str] = lambda r: f"{_game(r)} | {r.label}"  # noqa: E731
         lines = _table(chosen, ARENA_HEAD, lead, _arena_row, runs_dir, estimates)

@@ -227,6 +227,10 @@ class ArenaReport:
     games: int
     per_agent: list[Rate]
     per_seat: list[Rate]
+    per_agent_seat: dict[str, list[Rate]]
+    """Each agent's rate in each seat (labelled ``p1``, ``p2``…, every seat listed, a seat
+    it never held with 0 games): a target per seat, such as "twice the fair share from
+    every seat", needs the agent's rate there, which neither table above gives."""
     mean_length: tuple[float, float, float]
     ratings: list[Rating] | None
     sprt: SprtResult | None
@@ -256,6 +260,9 @@ class ArenaReport:
             "stopped_early": self.stopped_early,
             "per_agent": [asdict(r) for r in self.per_agent],
             "per_seat": [asdict(r) for r in self.per_seat],
+            "per_agent_seat": {
+                spec: [asdict(r) for r in rates] for spec, rates in self.per_agent_seat.items()
+            },
             "mean_length": dict(zip(("mean", "low", "high"), self.mean_length, strict=True)),
             "ratings": None if self.ratings is None else [asdict(r) for r in self.ratings],
             "sprt": None
@@ -374,6 +381,8 @@ class Totals:
         self.agent_scores = [stats.Tally() for _ in range(k)]
         self.seat_shares = [stats.Tally() for _ in range(seats)]
         self.seat_scores = [stats.Tally() for _ in range(seats)]
+        self.agent_seat_shares = [[stats.Tally() for _ in range(seats)] for _ in range(k)]
+        self.agent_seat_scores = [[stats.Tally() for _ in range(seats)] for _ in range(k)]
         self.length = stats.Tally()
         self.deals = 0
         self.games = 0
@@ -391,10 +400,22 @@ class Totals:
                 self.agent_scores[a].add(score)
                 self.seat_shares[seat].add(share)
                 self.seat_scores[seat].add(score)
+                self.agent_seat_shares[a][seat].add(share)
+                self.agent_seat_scores[a][seat].add(score)
             self.length.add(float(r.decisions))
         if len(self.agents) >= 2 and results:
             key = self._pattern(results)
             self.patterns[key] = self.patterns.get(key, 0) + 1
+
+    def agent_seat_rates(self) -> dict[str, list[Rate]]:
+        """Each agent's win share and score in each seat (``p1``…), every seat listed."""
+        return {
+            spec: [
+                _rate(seat_name(s), self.agent_seat_shares[i][s], self.agent_seat_scores[i][s])
+                for s in range(self.seats)
+            ]
+            for i, spec in enumerate(self.agents)
+        }
 
     def _pattern(self, results: Sequence[GameResult]) -> Any:
         if self.seats == 1:
@@ -598,6 +619,7 @@ def run_arena(
         per_seat=[
             _rate(seat_name(s), totals.seat_shares[s], totals.seat_scores[s]) for s in range(n)
         ],
+        per_agent_seat=totals.agent_seat_rates(),
         mean_length=stats.tally_mean_interval(totals.length),
         ratings=ratings,
         sprt=sprt_result,

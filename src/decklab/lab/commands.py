@@ -131,7 +131,14 @@ def register(app: typer.Typer) -> None:
                 "--ray", help="run on Ray: a cluster address, or 'local' to start one here"
             ),
         ] = None,
-        as_json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
+        as_json: Annotated[
+            bool,
+            typer.Option(
+                "--json",
+                help="print the report as JSON: per_agent, per_seat and per_agent_seat "
+                "(each agent in each seat: games, win share, 95% interval, mean score)",
+            ),
+        ] = False,
         sprt: Annotated[
             str | None,
             typer.Option(
