@@ -207,10 +207,10 @@ def runs() -> list[Run]:
         spec = f"expert:samples={samples}"
         rid = f"budget-cabin-{samples}"
         out.append(_arena("budget", rid, "cabin", 1, [spec], 100, f"expert on {samples} deals"))
-    for (weaker, stronger), games in LEVEL_GAMES.items():
+    for (weaker, stronger), counts in LEVEL_GAMES.items():
         for game, n in LEVEL_TABLES.items():
             rid = f"levels-{game}-{weaker}-{stronger}"
-            count = games.get(game, games["*"])
+            count = counts.get(game, counts["*"])
             out.append(
                 _arena("levels", rid, game, n, [weaker, stronger], count, f"{weaker} vs {stronger}")
             )
