@@ -208,3 +208,62 @@ def test_the_seats_table_judges_each_seat_against_twice_the_fair_share(
     assert build.seat_verdict(0.2, 0.3, 0.2) == "met" and build.seat_verdict(0.1, 0.19, 0.2) == (
         "not met"
     )
+
+
+def test_each_level_meets_the_next_in_every_game(build: ModuleType) -> None:
+    levels = [r for r in build.runs() if r.section == "levels"]
+    pairs = [("beginner", "casual"), ("casual", "strong"), ("strong", "expert")]
+    games = {"facade": 2, "lonely-face": 2, "cabin": 1, "corporation": 4, "notorious": 4}
+    assert {r.id for r in levels} == {f"levels-{g}-{a}-{b}" for g in games for a, b in pairs}, (
+        "a game or a pair of levels is missing"
+    )
+    for run in levels:
+        assert run.seats == games[run.game]
+        assert f" -n {run.seats} -p {run.label.replace(' vs ', ',')} -g " in run.command
+
+
+def _agent(label: str, win: tuple[float, float, float], score: tuple[float, float, float]) -> Any:
+    return {
+        "label": label,
+        "win_rate": win[0],
+        "win_low": win[1],
+        "win_high": win[2],
+        "mean_score": score[0],
+        "score_low": score[1],
+        "score_high": score[2],
+    }
+
+
+def test_a_levels_row_says_which_level_is_ahead(build: ModuleType) -> None:
+    table = build._arena("levels", "t", "notorious", 4, ["casual", "strong"], 8, "casual vs strong")
+    result = {
+        "games": 400,
+        "deals": 100,
+        "per_agent": [
+            _agent("casual", (0.19, 0.16, 0.22), (0, 0, 0)),
+            _agent("strong", (0.31, 0.28, 0.34), (0, 0, 0)),
+        ],
+    }
+    row = build._levels_body(table, result)
+    assert "19.0% (16.0% – 22.0%)" in row and "| 25% | stronger ahead |" in row
+    result["per_agent"][0] = _agent("casual", (0.24, 0.21, 0.27), (0, 0, 0))
+    assert "| not separated |" in build._levels_body(table, result)
+    # the Cabin, alone: fewer squid points are better, and the verdict is the paired rating
+    solo = build._arena("levels", "c", "cabin", 1, ["strong", "expert"], 8, "strong vs expert")
+    cabin = {
+        "games": 200,
+        "deals": 100,
+        "per_agent": [
+            _agent("strong", (0, 0, 0), (13.0, 12.0, 14.0)),
+            _agent("expert", (0, 0, 0), (12.5, 11.5, 13.5)),
+        ],
+        "ratings": [
+            {"spec": "strong", "elo": -20, "low": -60, "high": 15},
+            {"spec": "expert", "elo": 20, "low": -15, "high": 60},
+        ],
+    }
+    row = build._levels_body(solo, cabin)
+    assert "200 (100 deals)" in row and "+0.50 for the weaker" in row and "not separated" in row
+    cabin["ratings"][0].update(low=-90, high=-10)
+    cabin["ratings"][1].update(low=10, high=90)
+    assert "stronger ahead (paired)" in build._levels_body(solo, cabin)

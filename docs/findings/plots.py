@@ -1,6 +1,6 @@
 """The findings pages' PNG plots, drawn from the reports' JSON next to this script.
 
-    python docs/findings/plots.py [PAGE ...]     (facade cabin corporation lonely-face notorious)
+    python docs/findings/plots.py [PAGE ...]     (facade cabin corporation corporation-payout lonely-face notorious …)
 
 Each plot shows the page's key figures with their 95% intervals (the same numbers as
 the tables; the HTML reports hold the full set of plots per variant). Matplotlib,
@@ -212,6 +212,48 @@ def corporation() -> None:
     _save(fig, "corporation-summary")
 
 
+def payout_decided() -> dict[str, list[Bar | None]]:
+    """Per table size 4–10, the share of games one payout decided (``payout_decided``), with
+    its Wilson interval: the mixed field (greedy and random alternating, target 2n², 2,000
+    games a size) under the rules' reward and the plugin's, and the expert's 40-game check
+    at 4 and 6 players where it was made (None elsewhere)."""
+    sizes = range(4, 11)
+    out: dict[str, list[Bar | None]] = {}
+    for label, kind in (("rules: value × members", "rule"), ("value × (members − 1)", "shared")):
+        out[label] = [
+            _rate(
+                _variants(f"corporation-{kind}-{n}")["simulation"]["events"]["payout_decided"],
+                "rate",
+                "rate_low",
+                "rate_high",
+            )
+            for n in sizes
+        ]
+    expert = {v["players"]: v for v in _variants("corporation-expert").values()}
+    out["expert:iters=48 and greedy (40 games)"] = [
+        _rate(expert[n]["events"]["payout_decided"], "rate", "rate_low", "rate_high")
+        if n in expert
+        else None
+        for n in sizes
+    ]
+    return out
+
+
+def corporation_payout() -> None:
+    fig, ax = plt.subplots(figsize=(9, 3.4))
+    series = payout_decided()
+    groups = [f"{n} players" for n in range(4, 11)]
+    _bars(
+        ax,
+        groups,
+        series,
+        "games a single payout decided",
+        "Does one Corporation's payout decide the game? (target 2n², 95% intervals)",
+        pct=True,
+    )
+    _save(fig, "corporation-payout")
+
+
 def cabin_ladder() -> None:
     """The difficulty ladder: each rung's score distribution per agent (box: 25th–75th
     percentile, line: median, whiskers: 10th–90th, dot: mean), and each rung's paired
@@ -410,6 +452,7 @@ PAGES = {
     "cabin": cabin,
     "cabin-ladder": cabin_ladder,
     "corporation": corporation,
+    "corporation-payout": corporation_payout,
     "lonely-face": lonely_face,
     "lonely-face-opening": lonely_face_opening,
     "notorious": notorious,

@@ -151,6 +151,7 @@ corporation() {
   lab sweep corporation -p "$G,greedy" --vary players=4,6 --games 40 --seed 1 \
     --out "$OUT/corporation-expert"
   report "$OUT/corporation-expert" corporation-expert
+  $PY "$D/plots.py" corporation-payout
 }
 
 corporation_targets() {

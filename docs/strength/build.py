@@ -74,6 +74,18 @@ TITLES = {
     "notorious": "Notorious",
 }
 
+LEVEL_TABLES = {"facade": 2, "lonely-face": 2, "cabin": 1, "corporation": 4, "notorious": 4}
+"""The levels' tables (docs/strength.md, "Levels"): the two-player games at two, the Cabin
+alone (each deal played by both levels), Corporation and Notorious at four with two seats
+of each level (``-p A,B`` is cycled over the seats: A, B, A, B)."""
+LEVEL_GAMES: dict[tuple[str, str], dict[str, int]] = {
+    ("beginner", "casual"): {"*": 400},
+    ("casual", "strong"): {"*": 200},
+    ("strong", "expert"): {"*": 100},
+}
+"""Games of each level against the next (``"*"``: every game unless it names its own): the
+cheap steps get enough games to separate a few points, the expert's 100."""
+
 
 @dataclass(frozen=True)
 class Run:
@@ -205,6 +217,13 @@ def runs() -> list[Run]:
         spec = f"expert:samples={samples}"
         rid = f"budget-cabin-{samples}"
         out.append(_arena("budget", rid, "cabin", 1, [spec], 100, f"expert on {samples} deals"))
+    for (weaker, stronger), counts in LEVEL_GAMES.items():
+        for game, n in LEVEL_TABLES.items():
+            rid = f"levels-{game}-{weaker}-{stronger}"
+            count = counts.get(game, counts["*"])
+            out.append(
+                _arena("levels", rid, game, n, [weaker, stronger], count, f"{weaker} vs {stronger}")
+            )
     for game in ("facade", "lonely-face", "cabin", "corporation", "notorious"):
         argv = ("python", "bench/fast_bot.py", "timing", "--positions", "30", "--game", game)
         argv += ("--json",)
@@ -434,8 +453,8 @@ def derive(every: Sequence[Run], found: dict[str, dict[str, Any]]) -> dict[str, 
         probed = mine and mine.get("command") == run.command and "derived_from" not in mine
         if probed and not (mine and mine.get("lower_bound") and run.section == "vs-greedy"):
             continue
-        if (run.game, run.seats) not in base:
-            continue
+        if (run.game, run.seats) not in base or run.section == "levels":
+            continue  # the levels' runs are probed: two levels of each share a table
         unit, source = base[(run.game, run.seats)]
         full = run.scale[1] if run.scale else 0
         if run.section == "fairness-expert":
@@ -561,6 +580,60 @@ def _table(
 
 def _game(run: Run) -> str:
     return f"{TITLES.get(run.game, run.game)} ({run.seats})"
+
+
+LEVELS_HEAD = (
+    "| game (seats) | levels | games | weaker level: win rate (95%) | stronger level |"
+    " fair share | verdict | ms/decision (wall, weaker, stronger) | wall | CPU | build, commit |",
+    "|---|---|---:|---|---|---:|---|---:|---:|---:|---|",
+)
+
+
+def _levels_body(run: Run, r: dict[str, Any]) -> str:
+    """The weaker level (the first spec) against the stronger one.
+
+    At a table, each level's win rate against the fair share 1/seats (two of each at four
+    seats: the two rates add up to half). In the Cabin, played alone, each deal is played
+    by both levels: their mean squid points (fewer is better), and the verdict from the
+    arena's paired rating (Bradley–Terry on which level scored fewer on the same deal,
+    bootstrapped over deals), since the two means share their deals."""
+    weak, strong = r["per_agent"][0], r["per_agent"][1]
+    spd = r.get("seconds_per_decision") or {}
+    ms = ", ".join(f"{1000 * spd[a['label']]:.1f}" for a in (weak, strong) if a["label"] in spd)
+    if run.seats == 1:
+
+        def mean(a: dict[str, Any]) -> str:
+            return f"{a['mean_score']:.2f} ({a['score_low']:.2f}–{a['score_high']:.2f})"
+
+        diff = weak["mean_score"] - strong["mean_score"]
+        rated = {x["spec"]: x for x in r.get("ratings") or []}
+        w, s = rated.get(weak["label"]), rated.get(strong["label"])
+        verdict = "not separated"
+        if w and s and None not in (w["low"], w["high"], s["low"], s["high"]):
+            if s["low"] > w["high"]:
+                verdict = "stronger ahead (paired)"
+            elif w["low"] > s["high"]:
+                verdict = "weaker ahead (paired)"
+        cells = (
+            f"mean {mean(weak)} squid points",
+            f"{mean(strong)}: {diff:+.2f} for the weaker",
+            "—",
+            verdict,
+        )
+    else:
+        fair = 1 / run.seats
+
+        def rate(a: dict[str, Any]) -> str:
+            return f"{_pct(a['win_rate'])} ({_pct(a['win_low'])} – {_pct(a['win_high'])})"
+
+        verdict = "not separated"
+        if weak["win_high"] < fair:
+            verdict = "stronger ahead"
+        elif weak["win_low"] > fair:
+            verdict = "weaker ahead"
+        cells = (rate(weak), rate(strong), f"{100 * fair:.0f}%", verdict)
+    games = f"{r['games']} ({r['deals']} deals)" if run.seats == 1 else str(r["games"])
+    return f"{games} | " + " | ".join(cells) + f" | {ms}"
 
 
 def _fairness_body(run: Run, r: dict[str, Any]) -> str:
@@ -693,6 +766,15 @@ def section(key: str, runs_dir: Path = RUNS, every: Sequence[Run] | None = None)
             "|---|---:|---:|---:|---:|---:|---:|---:|---|",
         )
         lines = _table(chosen, head, lambda r: TITLES[r.game], _cpu_body, runs_dir, estimates)
+    elif key == "levels":
+        lines = _table(
+            chosen,
+            LEVELS_HEAD,
+            lambda r: f"{_game(r)} | {r.label}",
+            _levels_body,
+            runs_dir,
+            estimates,
+        )
     elif key == "remaining":
         return remaining(runs_dir, all_runs)
     elif key == "seats":
