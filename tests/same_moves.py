@@ -30,6 +30,7 @@ SEARCH_BOTS = (
     "cheat:iters=16,seed=3",
     "expert:iters=16,seed=3",
     "fast:seed=3",
+    "fast:plan=2,dets=1,depth=8,seed=3",
 )
 """Searching bots: asked for a hint at a few positions of a seeded game."""
 
