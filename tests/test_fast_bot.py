@@ -100,7 +100,7 @@ def test_fast_asks_the_games_expert_on_few_deals_where_there_is_one() -> None:
     while len(cabin.legal_actions(0)) < 2:
         cabin.apply(0, cabin.legal_actions(0)[0])
     hint = make_agent("fast:seed=2,samples=2").hint(cabin, 0)
-    assert "expert on 2 sampled deals" in hint.reason and hint.text in hint.values
+    assert "own judge on 2 sampled deals" in hint.reason and hint.text in hint.values
 
 
 def test_a_move_needs_evidence_to_replace_the_games_favourite() -> None:

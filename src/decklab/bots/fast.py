@@ -19,9 +19,16 @@ seconds a game. ``fast`` spends about a twentieth of that:
 The best mean wins; a tie keeps the move the game's own ranking prefers. In a
 simultaneous round the other seats still to choose are asked for their greedy
 choice before the candidate is applied, so that the model of them never reads
-the seat's own choice. Nothing here names a game: the knowledge comes from the
-game's folder through :mod:`decklab.bots.greedy`'s loader, and the agent only
-ever handles determinizations, never the true state.
+the seat's own choice. With ``plan=2`` the seat's own next decision inside each
+rollout is not greedy's but the best of its candidates (a plan of two moves).
+
+A game may say more in ``games/<name>/fast.py``: ``settings(players)``, other
+values of these parameters for a table size (those given in the spec win); and
+``action_values(state, seat, rng, samples)``, a judge of its own, asked instead
+of the rollouts on a sampled deal, as a game's ``expert.action_values`` is where
+there is one (the Cabin) on ``samples`` deals. Nothing here names a game: the
+knowledge comes from the game's folder through :func:`game_function`, and the
+agent only ever hands it determinizations, never the true state.
 """
 
 from __future__ import annotations
@@ -323,7 +330,7 @@ class FastAgent(Agent):
         """The words for a move the game's own judge chose."""
         text = state.action_to_string(seat, action)
         reason = (
-            f"fast: {state.info.title}'s expert on {self.samples} sampled "
+            f"fast: {state.info.title}'s own judge on {self.samples} sampled "
             f"deal{'s' if self.samples > 1 else ''} ({raw[action]:.2f} "
             f"{state.info.score_unit} expected)"
         )
