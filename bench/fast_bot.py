@@ -117,10 +117,11 @@ def play_alone(spec: str, seed: int) -> float:
     return float(state.scores()[0])
 
 
-def cabin(deals: int) -> dict[str, Any]:
-    specs = ("greedy", "fast", "expert")
-    scores = {s: [play_alone(s, 5000 + d) for d in range(deals)] for s in specs}
-    out: dict[str, Any] = {"deals": deals, "mean": {}, "vs_fast": {}}
+def cabin(
+    deals: int, first: int = 5000, specs: tuple[str, ...] = ("greedy", "fast", "expert")
+) -> dict[str, Any]:
+    scores = {s: [play_alone(s, first + d) for d in range(deals)] for s in specs}
+    out: dict[str, Any] = {"deals": deals, "first": first, "mean": {}, "vs_fast": {}}
     for s in specs:
         out["mean"][s] = statistics.fmean(scores[s])
         if s != "fast":
@@ -139,13 +140,17 @@ def main() -> None:
         "--repeat", type=int, default=5, help="timing: fresh processes per agent (the median)"
     )
     parser.add_argument("--deals", type=int, default=100)
+    parser.add_argument("--first", type=int, default=5000, help="cabin: the first deal's seed")
+    parser.add_argument(
+        "--agents", default="greedy,fast,expert", help="cabin: the agents, fast among them"
+    )
     parser.add_argument("--game", action="append", default=[], help="only these (repeatable)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     result: Any = (
         timing(args.positions, args.game, args.repeat)
         if args.what == "timing"
-        else cabin(args.deals)
+        else cabin(args.deals, args.first, tuple(args.agents.split(",")))
     )
     if args.json:
         print(json.dumps(result, indent=1))
