@@ -6,7 +6,9 @@
 ``timing`` asks both agents for their move at the same positions (states
 spread over seeded random games of every game, at the default table size)
 and measures each call's CPU time (``time.process_time``), so that the ratio
-is of work done, not of how loaded the machine was. ``cabin`` plays the
+is of work done, not of how loaded the machine was; each agent is measured
+``--repeat`` times (default 5), each time in a fresh process forked from the
+same start, and the median is reported. ``cabin`` plays the
 same deals with ``greedy``, ``fast`` and ``expert`` (The Cabin is played
 alone) and reports each mean score with the paired difference to ``fast``
 and its 95% interval over deals.
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import multiprocessing
 import random
 import statistics
 import time
@@ -60,13 +63,35 @@ def cpu_per_decision(spec: str, states: list[GameState]) -> float:
     return spent / len(states)
 
 
-def timing(count: int, games: list[str]) -> list[dict[str, Any]]:
+def _fresh(spec: str, name: str, count: int) -> float:
+    """:func:`cpu_per_decision` at the timing positions, in a process of its own."""
+    return cpu_per_decision(spec, positions(name, 2027, count))
+
+
+def _measured(specs: list[str], name: str, count: int, repeat: int) -> list[list[float]]:
+    """``repeat`` rounds of one measurement per agent, each in a fresh interpreter.
+
+    A game may keep caches across decisions (the Cabin's solver memoizes pile
+    losses): measured one after the other in one process, the first agent filled
+    them for the next. A fresh interpreter per measurement (``spawn``: a forked
+    child paid for copying its parent's pages on first touch, which weighed on a
+    measurement of a few dozen milliseconds) starts every agent alike. The agents
+    take turns within a round, so a round's ratio is taken under one load.
+    """
+    context = multiprocessing.get_context("spawn")
+    rounds = []
+    with context.Pool(1, maxtasksperchild=1) as pool:
+        for _ in range(repeat):
+            rounds.append([pool.apply(_fresh, (spec, name, count)) for spec in specs])
+    return rounds
+
+
+def timing(count: int, games: list[str], repeat: int = 5) -> list[dict[str, Any]]:
     rows = []
     for name in games or game_names():
         states = positions(name, 2027, count)
-        fast = cpu_per_decision("fast", states)
-        expert = cpu_per_decision("expert", states)
-        greedy = cpu_per_decision("greedy", states)
+        rounds = _measured(["fast", "expert", "greedy"], name, count, repeat)
+        fast, expert, greedy = (statistics.median(r[i] for r in rounds) for i in range(3))
         rows.append(
             {
                 "game": name,
@@ -74,7 +99,9 @@ def timing(count: int, games: list[str]) -> list[dict[str, Any]]:
                 "fast_ms": 1000 * fast,
                 "expert_ms": 1000 * expert,
                 "greedy_ms": 1000 * greedy,
-                "ratio": expert / fast,
+                # the median of the rounds' ratios: each round's agents ran under one load
+                "ratio": statistics.median(r[1] / r[0] for r in rounds),
+                "repeat": repeat,
             }
         )
     return rows
@@ -90,10 +117,11 @@ def play_alone(spec: str, seed: int) -> float:
     return float(state.scores()[0])
 
 
-def cabin(deals: int) -> dict[str, Any]:
-    specs = ("greedy", "fast", "expert")
-    scores = {s: [play_alone(s, 5000 + d) for d in range(deals)] for s in specs}
-    out: dict[str, Any] = {"deals": deals, "mean": {}, "vs_fast": {}}
+def cabin(
+    deals: int, first: int = 5000, specs: tuple[str, ...] = ("greedy", "fast", "expert")
+) -> dict[str, Any]:
+    scores = {s: [play_alone(s, first + d) for d in range(deals)] for s in specs}
+    out: dict[str, Any] = {"deals": deals, "first": first, "mean": {}, "vs_fast": {}}
     for s in specs:
         out["mean"][s] = statistics.fmean(scores[s])
         if s != "fast":
@@ -108,11 +136,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("what", choices=("timing", "cabin"))
     parser.add_argument("--positions", type=int, default=30)
+    parser.add_argument(
+        "--repeat", type=int, default=5, help="timing: fresh processes per agent (the median)"
+    )
     parser.add_argument("--deals", type=int, default=100)
+    parser.add_argument("--first", type=int, default=5000, help="cabin: the first deal's seed")
+    parser.add_argument(
+        "--agents", default="greedy,fast,expert", help="cabin: the agents, fast among them"
+    )
     parser.add_argument("--game", action="append", default=[], help="only these (repeatable)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    result: Any = timing(args.positions, args.game) if args.what == "timing" else cabin(args.deals)
+    result: Any = (
+        timing(args.positions, args.game, args.repeat)
+        if args.what == "timing"
+        else cabin(args.deals, args.first, tuple(args.agents.split(",")))
+    )
     if args.json:
         print(json.dumps(result, indent=1))
     elif args.what == "timing":

@@ -31,6 +31,7 @@ SEARCH_BOTS = (
     "cheat:iters=24,root=race,rollout=greedy,depth=8,prior=greedy,model=1,topk=4,margin=0.7,seed=3",
     "expert:iters=16,seed=3",
     "fast:seed=3",
+    "fast:plan=2,dets=1,depth=8,seed=3",
 )
 """Searching bots: asked for a hint at a few positions of a seeded game."""
 

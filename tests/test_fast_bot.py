@@ -100,7 +100,7 @@ def test_fast_asks_the_games_expert_on_few_deals_where_there_is_one() -> None:
     while len(cabin.legal_actions(0)) < 2:
         cabin.apply(0, cabin.legal_actions(0)[0])
     hint = make_agent("fast:seed=2,samples=2").hint(cabin, 0)
-    assert "expert on 2 sampled deals" in hint.reason and hint.text in hint.values
+    assert "own judge on 2 sampled deals" in hint.reason and hint.text in hint.values
 
 
 def test_a_move_needs_evidence_to_replace_the_games_favourite() -> None:
@@ -118,3 +118,63 @@ def test_fast_beats_greedy_in_a_small_duplicate_arena() -> None:
     # Seen with this seed: 77.5% (62.5–87.7%); equals would win 50%, the margin leaves room.
     assert fast.games == 40 and fast.win_rate >= 0.65, fast.win_rate
     assert fast.win_low > 0.5
+
+
+def test_at_four_corporation_players_fast_breaks_the_shared_corporation() -> None:
+    """Four greedy seats share every game (one Corporation of all four, 40 points each).
+
+    With one own move and greedy after it ``fast`` joined them (exactly 25% in every
+    game); the game's settings give it a two-move plan at four players (play alone,
+    then spoil the others' reward), and it wins outright.
+    """
+    state = get_game("corporation").new(4, seed=3)
+    agents = [make_agent("fast:seed=1")] + [make_agent(f"greedy:seed={i}") for i in (2, 3, 4)]
+    while not state.is_terminal():
+        seat = state.to_act()[0]
+        state.apply(seat, agents[seat].choose(state, seat))
+    scores = state.scores()
+    assert scores[0] > max(scores[1:]), scores
+
+
+def test_a_parameter_in_the_spec_wins_over_the_games_settings() -> None:
+    state = get_game("corporation").new(4, seed=3)
+    tuned, plain = make_agent("fast:seed=1"), make_agent("fast:seed=1,plan=1,depth=4,dets=4")
+    assert isinstance(tuned, FastAgent) and isinstance(plain, FastAgent)
+    tuned.choose(state, 0)
+    plain.choose(state, 0)
+    assert (tuned.plan, tuned.depth, tuned.dets) == (2, 8, 1)
+    assert (plain.plan, plain.depth, plain.dets) == (1, 4, 4)
+    five = get_game("corporation").new(5, seed=3)
+    tuned.choose(five, 0)  # another table size: the defaults again
+    assert (tuned.plan, tuned.depth, tuned.dets) == (1, 4, 4)
+
+
+def test_choose_and_hint_agree() -> None:
+    """``choose`` skips the words but not the work: the same move as ``hint``."""
+    for name in game_names():
+        for state in _positions(name, 21, 3):
+            seat = state.to_act()[0]
+            hint = make_agent("fast:seed=5").hint(state, seat)
+            assert make_agent("fast:seed=5").choose(state, seat) == hint.action
+
+
+def test_the_cabins_cheaper_judge_keeps_to_the_experts_values() -> None:
+    """``games/cabin/fast.py`` judges at most WIDTH actions, each as the expert would.
+
+    Pruning drops only moves another one dominates, so a judged action's value is
+    one of the expert's on the same sampled deal, never below the expert's best.
+    """
+    from decklab.games.cabin import expert, fast
+
+    checked = 0
+    for seed in range(6):
+        for i, state in enumerate(_positions("cabin", 60 + seed, 8)):
+            full = expert.action_values(state, 0, random.Random(i), 1)
+            cheap = fast.action_values(state, 0, random.Random(i), 1)
+            assert cheap and set(cheap) <= set(full) and len(cheap) <= fast.WIDTH
+            if len(cheap) > 1:  # one action left standing is played unjudged
+                for action, value in cheap.items():
+                    assert value >= min(full.values())
+                    assert value >= full[action]  # its dominated moves may be gone
+                checked += 1
+    assert checked >= 10

@@ -19,9 +19,16 @@ seconds a game. ``fast`` spends about a twentieth of that:
 The best mean wins; a tie keeps the move the game's own ranking prefers. In a
 simultaneous round the other seats still to choose are asked for their greedy
 choice before the candidate is applied, so that the model of them never reads
-the seat's own choice. Nothing here names a game: the knowledge comes from the
-game's folder through :mod:`decklab.bots.greedy`'s loader, and the agent only
-ever handles determinizations, never the true state.
+the seat's own choice. With ``plan=2`` the seat's own next decision inside each
+rollout is not greedy's but the best of its candidates (a plan of two moves).
+
+A game may say more in ``games/<name>/fast.py``: ``settings(players)``, other
+values of these parameters for a table size (those given in the spec win); and
+``action_values(state, seat, rng, samples)``, a judge of its own, asked instead
+of the rollouts on a sampled deal, as a game's ``expert.action_values`` is where
+there is one (the Cabin) on ``samples`` deals. Nothing here names a game: the
+knowledge comes from the game's folder through :func:`game_function`, and the
+agent only ever hands it determinizations, never the true state.
 """
 
 from __future__ import annotations
@@ -38,6 +45,37 @@ from decklab.bots.registry import register_agent
 from decklab.bots.search import Tree, squash
 from decklab.engine.gamecode import game_function
 from decklab.engine.state import GameState, seat_name
+
+SettingsFn = Callable[[int], dict[str, object]]
+"""``settings(players) -> {param: value}``: a game's own settings for ``fast`` at a table size."""
+_SETTINGS: Final[dict[type[GameState], SettingsFn | None]] = {}
+
+
+def game_settings(cls: type[GameState], players: int) -> dict[str, object]:
+    """The game's own ``settings(players)`` from ``games/<name>/fast.py``, or none.
+
+    One configuration does not suit every game: where a game's measurements favour
+    other values of the generic parameters (fewer deals where the rollouts are
+    costly, a two-move plan where one move cannot see a trap), its folder says so,
+    and no game is named here. A parameter given in the agent's spec wins.
+    """
+    if cls not in _SETTINGS:
+        _SETTINGS[cls] = cast(SettingsFn | None, game_function(cls, "fast", "settings"))
+    fn = _SETTINGS[cls]
+    return dict(fn(players)) if fn is not None else {}
+
+
+_JUDGE: Final[dict[type[GameState], Callable[..., object] | None]] = {}
+
+
+def game_judge(cls: type[GameState]) -> Callable[..., object] | None:
+    """``action_values(state, seat, rng, samples)`` from the game's ``fast`` module, else
+    from its ``expert`` module, else None (looked up once per game)."""
+    if cls not in _JUDGE:
+        own = game_function(cls, "fast", "action_values")
+        _JUDGE[cls] = own or game_function(cls, "expert", "action_values")
+    return _JUDGE[cls]
+
 
 WIN_WEIGHT: Final = 0.3
 """Share of a finished game's value that is its win share (the rest is the squashed margin),
@@ -58,6 +96,8 @@ class FastAgent(Agent):
         samples: int = 1,
         z: float = 0.0,
         value: str = "squashed",
+        plan: int = 1,
+        explicit: frozenset[str] = frozenset(),
     ) -> None:
         self.rng = make_rng(seed)
         self.z = z
@@ -66,25 +106,56 @@ class FastAgent(Agent):
         self.dets = dets
         self.topk = topk
         self.depth = depth
+        self.plan = plan
+        self.explicit = explicit
+        self.defaults: dict[str, object] = {
+            "dets": dets,
+            "topk": topk,
+            "depth": depth,
+            "samples": samples,
+            "z": z,
+            "value": value,
+            "plan": plan,
+        }
         self.fallback = GreedyAgent(seed)
+        self._tuned_for: tuple[type[GameState], int] | None = None
+
+    def _tune(self, state: GameState) -> None:
+        """Take the game's own settings (``games/<name>/fast.py``: ``settings(players)``)
+        for every parameter not given explicitly; the defaults for the rest."""
+        key = (type(state), state.num_players)
+        if key == self._tuned_for:
+            return
+        self._tuned_for = key
+        own = game_settings(type(state), state.num_players)
+        for name, default in self.defaults.items():
+            got = own.get(name, default) if name not in self.explicit else default
+            setattr(self, name, got)
 
     def reseed(self, seed: int) -> None:
         self.rng.seed(seed)
         self.fallback.reseed(seed)
 
     def choose(self, state: GameState, seat: int) -> int:
-        return self.hint(state, seat).action
+        """The move alone: the same as :meth:`hint`'s, without the words (cheaper)."""
+        legal = list(state.legal_actions(seat))
+        if len(legal) == 1:
+            return legal[0]
+        return self._decide(state, seat, legal)[0]
 
-    def candidates(self, sample: GameState, seat: int, legal: list[int]) -> list[int]:
+    def candidates(
+        self, sample: GameState, seat: int, legal: list[int], rng: random.Random | None = None
+    ) -> list[int]:
         """The moves worth a look, best first by the game's own ranking (or greedy's move first)."""
+        rng = self.rng if rng is None else rng
         values_fn = game_values(type(sample))
         if values_fn is not None:
-            ranked = values_fn(sample, seat, self.rng)
+            ranked = values_fn(sample, seat, rng)
             order = sorted(legal, key=lambda a: -ranked.get(a, -math.inf))  # stable: legal order
             return order[: self.topk] if self.topk else order
         greedy = game_greedy(type(sample))
         assert greedy is not None
-        first = greedy(sample, seat, self.rng)
+        first = greedy(sample, seat, rng)
         return [first, *(a for a in legal if a != first)]
 
     def hint(self, state: GameState, seat: int) -> Hint:
@@ -94,18 +165,58 @@ class FastAgent(Agent):
         if len(legal) == 1:
             only = legal[0]
             return Hint(only, state.action_to_string(seat, only), "the only legal action")
-        expert = game_function(type(state), "expert", "action_values")
+        action, moves, values, said = self._decide(state, seat, legal, words=True)
+        if said is not None:  # greedy chose
+            return said
+        if len(moves) == 1 and values:  # the game's own judge chose
+            return self._expert_hint(state, seat, action, values)
+        text = {a: state.action_to_string(seat, a) for a in moves}
+        if len(moves) == 1:  # the ranking kept one
+            return Hint(moves[0], text[moves[0]], "the only move the game's ranking keeps")
+        solo = state.num_players == 1
+        depth = 0 if solo else self.depth
+        sign = -1.0 if state.info.lower_is_better else 1.0
+        unit = state.info.score_unit
+        if solo:
+            what = f"expected {sign * values[action]:.2f} {unit}"
+        else:
+            what = f"value {values[action]:.2f} (0–1)"
+        reason = (
+            f"fast: {len(moves)} candidate moves, each played on the same {self.dets} sampled "
+            f"deals followed by "
+            + ("greedy play to the end" if not depth else f"{depth} greedy moves")
+            + (" (its own next move planned too)" if self.plan > 1 else "")
+            + f"; {text[action]} came out best ({what})"
+        )
+        hint = Hint(action, text[action], reason, values={text[a]: values[a] for a in moves})
+        # values: the score alone (negated where lower is better), the plain margin, or
+        # the squashed margin in [0, 1] (said, like a search's rewards, as games won)
+        in_units = solo or self.value == "margin"
+        return explained(state, seat, hint, unit=unit if in_units else "", lower_is_better=False)
+
+    def _decide(
+        self, state: GameState, seat: int, legal: list[int], words: bool = False
+    ) -> tuple[int, list[int], dict[int, float], Hint | None]:
+        """The move, the candidates and their values (the game's judge: one candidate
+        and that judge's values); where greedy chose instead, its hint (with ``words``)."""
+        self._tune(state)
+        expert = game_judge(type(state))
         if expert is not None:
-            return self._ask_expert(state, seat, legal, expert)
+            action, raw = self._ask_expert(state, seat, legal, expert, words)
+            if isinstance(action, Hint):
+                return action.action, [], {}, action
+            return action, [action], raw, None
         greedy = game_greedy(type(state))
         if greedy is None:
-            return self.fallback.hint(state, seat)
+            if words:
+                said = self.fallback.hint(state, seat)
+                return said.action, [], {}, said
+            return self.fallback.choose(state, seat), [], {}, None
         rng = self.rng
         first = state.determinize(seat, rng)
         moves = self.candidates(first, seat, legal)
-        text = {a: state.action_to_string(seat, a) for a in moves}
         if len(moves) == 1:
-            return Hint(moves[0], text[moves[0]], "the only move the game's ranking keeps")
+            return moves[0], moves, {}, None
         solo = state.num_players == 1
         depth = 0 if solo else self.depth
         estimate = game_estimate(type(state))
@@ -123,61 +234,103 @@ class FastAgent(Agent):
                 for other, choice in others:
                     if other in trial.to_act() and choice in trial.legal_actions(other):
                         trial.apply(other, choice)
-                played = 0
-                while not depth or played < depth:
-                    acting = trial.to_act()
-                    if not acting:
-                        break
-                    mover = acting[0]
-                    trial.apply(mover, greedy(trial, mover, local))
-                    played += 1
-                finished = not trial.to_act()
-                if solo:
-                    scores = trial.scores() if finished or estimate is None else estimate(trial)
-                    margins[action].append(sign * float(scores[seat]))
-                    wins[action].append(0.0)
-                    continue
-                guess = None if finished or estimate is None else estimate(trial)
-                margins[action].append(Tree.margins(trial, guess)[seat])
-                wins[action].append(trial.utilities()[seat] if finished else -1.0)
+                margin, win = self._roll(
+                    trial, seat, local, greedy, depth or -1, self.plan - 1, estimate, sign, solo
+                )
+                margins[action].append(margin)
+                wins[action].append(win)
         per = self._per_deal(moves, margins, wins, solo)
         values = {a: math.fsum(per[a]) / len(per[a]) for a in moves}
-        action = self.pick(moves, per)
-        unit = state.info.score_unit
+        return self.pick(moves, per), moves, values, None
+
+    def _roll(
+        self,
+        trial: GameState,
+        seat: int,
+        local: random.Random,
+        greedy: Callable[[GameState, int, random.Random], int],
+        left: int,
+        plans: int,
+        estimate: Callable[[GameState], list[float]] | None,
+        sign: float,
+        solo: bool,
+    ) -> tuple[float, float]:
+        """Greedy play for ``left`` moves (-1: to the end), then (margin, win share or -1).
+
+        With ``plans`` left, the seat's own next decision in the rollout is not
+        greedy's but the best of its candidates, each played on (a clone of) the
+        same rollout with the same random stream: a plan of two own moves, such
+        as stepping aside one round to spoil the others' arrangement the next,
+        which one greedy move after the candidate cannot find. The best is the
+        highest margin (then the win share).
+        """
+        while left:
+            acting = trial.to_act()
+            if not acting:
+                break
+            if plans > 0 and seat in acting:
+                legal = list(trial.legal_actions(seat))
+                if len(legal) > 1:
+                    seed = local.getrandbits(64)
+                    best: tuple[float, float] | None = None
+                    for move in self.candidates(trial, seat, legal, random.Random(seed)):
+                        branch = trial.clone()
+                        branch.apply(seat, move)
+                        got = self._roll(
+                            branch,
+                            seat,
+                            random.Random(seed),
+                            greedy,
+                            left - 1 if left > 0 else -1,
+                            plans - 1,
+                            estimate,
+                            sign,
+                            solo,
+                        )
+                        if best is None or got > best:
+                            best = got
+                    assert best is not None
+                    return best
+            mover = acting[0]
+            trial.apply(mover, greedy(trial, mover, local))
+            left -= 1
+        finished = not trial.to_act()
         if solo:
-            what = f"expected {sign * values[action]:.2f} {unit}"
-        else:
-            what = f"value {values[action]:.2f} (0–1)"
-        reason = (
-            f"fast: {len(moves)} candidate moves, each played on the same {self.dets} sampled "
-            f"deals followed by "
-            + ("greedy play to the end" if not depth else f"{depth} greedy moves")
-            + f"; {text[action]} came out best ({what})"
-        )
-        hint = Hint(action, text[action], reason, values={text[a]: values[a] for a in moves})
-        # values: the score alone (negated where lower is better), the plain margin, or
-        # the squashed margin in [0, 1] (said, like a search's rewards, as games won)
-        in_units = solo or self.value == "margin"
-        return explained(state, seat, hint, unit=unit if in_units else "", lower_is_better=False)
+            scores = trial.scores() if finished or estimate is None else estimate(trial)
+            return sign * float(scores[seat]), 0.0
+        guess = None if finished or estimate is None else estimate(trial)
+        return Tree.margins(trial, guess)[seat], (trial.utilities()[seat] if finished else -1.0)
 
     def _ask_expert(
-        self, state: GameState, seat: int, legal: list[int], expert: Callable[..., object]
-    ) -> Hint:
-        """The game's own expert, on ``samples`` sampled deals instead of its default many.
+        self,
+        state: GameState,
+        seat: int,
+        legal: list[int],
+        expert: Callable[..., object],
+        words: bool,
+    ) -> tuple[int | Hint, dict[int, float]]:
+        """The game's own judge, on ``samples`` sampled deals instead of its default many.
 
         A game that ships an expert (``games/<name>/expert.py``) knows how to judge
         a move on a sampled deal better than a greedy rollout does; its cost is
-        the number of deals, so fewer deals make it cheap.
+        the number of deals, so fewer deals make it cheap. A game may ship a
+        cheaper judge for ``fast`` alone (``games/<name>/fast.py``, the same
+        ``action_values``). An empty answer: greedy's move (its hint, with ``words``).
         """
         sample = state.determinize(seat, self.rng)
         raw = cast("dict[int, float]", expert(sample, seat, self.rng, self.samples))
         if not raw:
-            return self.fallback.hint(state, seat)
+            return (
+                self.fallback.hint(state, seat) if words else self.fallback.choose(state, seat)
+            ), {}
         sign = 1.0 if state.info.lower_is_better else -1.0
-        action = min(raw, key=lambda a: (sign * raw[a], legal.index(a)))
+        return min(raw, key=lambda a: (sign * raw[a], legal.index(a))), raw
+
+    def _expert_hint(self, state: GameState, seat: int, action: int, raw: dict[int, float]) -> Hint:
+        """The words for a move the game's own judge chose."""
         text = state.action_to_string(seat, action)
         reason = (
-            f"fast: {state.info.title}'s expert on {self.samples} sampled "
+            f"fast: {state.info.title}'s own judge on {self.samples} sampled "
             f"deal{'s' if self.samples > 1 else ''} ({raw[action]:.2f} "
             f"{state.info.score_unit} expected)"
         )
@@ -296,13 +449,29 @@ _PARAMS: Final = (
         "how a position is judged: the squashed score margin (with the win share), or the margin",
         choices=("squashed", "margin"),
     ),
+    Param(
+        "plan",
+        int,
+        1,
+        "own moves planned: 2 tries each of its next move's candidates in every rollout too",
+        minimum=1,
+        maximum=2,
+    ),
 )
 
 
 def _make(params: dict[str, str]) -> Agent:
     got = parse_params("fast", params, _PARAMS)
     return FastAgent(
-        got["seed"], got["dets"], got["topk"], got["depth"], got["samples"], got["z"], got["value"]
+        got["seed"],
+        got["dets"],
+        got["topk"],
+        got["depth"],
+        got["samples"],
+        got["z"],
+        got["value"],
+        got["plan"],
+        explicit=frozenset(params) - {"seed"},
     )
 
 
