@@ -46,11 +46,15 @@ facade() {
 
 facade_edge() {
   # the headline: one expert among three greedy seats, every rotation, 60 deals an arm,
-  # with and without the fifth suit (the review's run; about 25 minutes of one core)
+  # with and without the fifth suit (the review's run; under 2 minutes an arm on a quiet core,
+  # compiled build)
   lab simulate facade -p "$G,greedy,greedy,greedy" --games 240 --seed 7 --out "$OUT/facade-edge-4-60"
   lab simulate facade -p "$G,greedy,greedy,greedy" -o fifth_suit=true --games 240 --seed 7 \
     --out "$OUT/facade-edge-4-60-fifth"
-  decklab compare "$OUT/facade-edge-4-60" "$OUT/facade-edge-4-60-fifth"
+  report "$OUT/facade-edge-4-60" facade-edge-4-60
+  report "$OUT/facade-edge-4-60-fifth" facade-edge-4-60-fifth
+  decklab compare "$OUT/facade-edge-4-60" "$OUT/facade-edge-4-60-fifth" --json \
+    >"$D/facade-edge-4-60-paired.json"
 }
 
 facade_earlier() {

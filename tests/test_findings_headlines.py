@@ -1,0 +1,43 @@
+"""A findings page's headline is the numbers of the reports committed beside it: the Façade
+page quotes the expert's win rates with and without the fifth suit and their paired
+difference, and each figure is read back here from the run's own JSON, so a rerun that
+changes them cannot leave the page saying the old ones."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+FINDINGS = Path(__file__).parent.parent / "docs" / "findings"
+
+
+def _load(name: str) -> Any:
+    return json.loads((FINDINGS / name).read_text(encoding="utf-8"))
+
+
+def _rate(report: str, agent: str) -> dict[str, Any]:
+    rates = _load(report)["variants"]["simulation"]["agent_rates"]
+    return next(r for r in rates if r["agent"] == agent)
+
+
+def test_facade_headline_quotes_the_four_player_runs_and_their_paired_difference() -> None:
+    page = (FINDINGS / "facade.md").read_text(encoding="utf-8")
+    headline = page[page.index("## Headline") : page.index("**The earlier headline was wrong.**")]
+    for report in ("facade-edge-4-60.json", "facade-edge-4-60-fifth.json"):
+        rate = _rate(report, "expert:iters=48")
+        assert rate["n"] == 240  # 60 deals in every seat rotation
+        quoted = f"**{100 * rate['rate']:.1f}% ({100 * rate['low']:.1f}–{100 * rate['high']:.1f})**"
+        assert quoted in headline, quoted
+    paired = _load("facade-edge-4-60-paired.json")
+    wins = next(d for d in paired["differences"] if d["metric"] == "wins (expert:iters=48)")
+    assert wins["deals"] == 60 and wins["verdict"] == "no measurable difference"
+    text = (
+        f"{100 * wins['difference']:.1f} points of win rate (95% paired t "
+        f"{100 * wins['t_low']:.1f} to +{100 * wins['t_high']:.1f}"
+    ).replace("-", "−")
+    assert text in headline, text
+    assert f"±{100 * wins['mde']:.1f}" in headline
+    # the claim "no measurable difference" must be the run's verdict, and the interval must
+    # straddle zero for the page to say the fifth suit does not move the expert's share
+    assert wins["t_low"] < 0 < wins["t_high"]
