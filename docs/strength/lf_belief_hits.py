@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 import sys
 import time
+from typing import cast
 
 from decklab.bots import make_agent
 from decklab.bots.beliefs import BeliefSampler
@@ -56,15 +57,17 @@ def main() -> None:
             if seat == 0 and moves >= 10 and moves % 6 == 0 and hidden:
                 rng = random.Random(deal * 1000 + moves)
                 drawn = [state.determinize(0, rng) for _ in range(DRAWS)]
-                uniform.append(_hit(drawn, hidden))  # type: ignore[arg-type]
+                uniform.append(_hit(drawn, hidden))
                 if state.deck:
                     early.append(len(uniform) - 1)
                 for tau in taus:
                     start = time.process_time()
                     pool = BeliefSampler(state, 0, k, random.Random(deal * 1000 + moves), tau)
                     cpu[tau] += time.process_time() - start
-                    picked = [pool.worlds[pool.index()] for _ in range(DRAWS)]
-                    hits[tau].append(_hit(picked, hidden))  # type: ignore[arg-type]
+                    picked = [
+                        cast(LonelyFaceState, pool.worlds[pool.index()]) for _ in range(DRAWS)
+                    ]
+                    hits[tau].append(_hit(picked, hidden))
                     sizes[tau].append(pool.effective)
             state.apply(seat, agents[seat].choose(state, seat))
             moves += 1
