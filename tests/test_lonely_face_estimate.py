@@ -10,7 +10,12 @@ from __future__ import annotations
 
 import random
 
-from decklab.games.lonely_face.greedy import HAND_WORTH, expected_scores
+from decklab.games.lonely_face.greedy import (
+    ESTIMATE_WORTH,
+    HAND_WORTH,
+    action_values,
+    expected_scores,
+)
 from decklab.games.lonely_face.state import LonelyFaceState
 from test_lonely_face import QUIET, build, do, make_setup, with_cells
 
@@ -48,6 +53,25 @@ def test_a_face_card_in_hand_is_worth_more_than_a_ten() -> None:
     assert face[1] > plain[1]
     assert face[0] == plain[0]
     assert HAND_WORTH[0] == 0.0  # no card, no worth (the table is indexed by card code)
+
+
+def test_the_estimates_hand_worth_is_its_own_greedys_ratings_keep_theirs() -> None:
+    """``ESTIMATE_WORTH`` tunes search's judgement of a cut-off game; ``greedy`` (the
+    opponent the expert is measured against) must play as before whatever it holds."""
+    state = build(make_setup(QUIET, ["TD TC AD", "AC TH KD"]))
+    seat = state.to_act()[0]
+    ratings = action_values(state, seat, random.Random(0))
+    before = expected_scores(state)
+    saved = list(ESTIMATE_WORTH)
+    try:
+        for c, worth in enumerate(HAND_WORTH):
+            ESTIMATE_WORTH[c] = 4 * worth
+        after = expected_scores(state)
+        assert action_values(state, seat, random.Random(0)) == ratings
+    finally:
+        ESTIMATE_WORTH[:] = saved
+    assert ESTIMATE_WORTH == HAND_WORTH  # the default: greedy's own worth
+    assert after[1] > before[1]  # K♦ in p2's hand now counts more
 
 
 def test_a_finished_game_is_judged_by_its_scores() -> None:

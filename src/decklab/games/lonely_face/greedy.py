@@ -66,6 +66,11 @@ for _c in range(64):
         elif _c >> 4 == cards.SPADES:
             HAND_WORTH[_c] = -0.1
 
+ESTIMATE_WORTH: Final = list(HAND_WORTH)
+"""What :func:`expected_scores` counts a hand card as: by default the greedy player's own
+``HAND_WORTH``; a separate table so that search's judgement of a cut-off game can be
+tuned without changing how ``greedy`` (the opponent it is measured against) plays."""
+
 Threat = tuple[float, int]
 """A pair the next player may take: (points × chance of a matching turn suit, cell mask)."""
 NewPair = tuple[int, int, float]
@@ -205,7 +210,7 @@ def expected_scores(state: LonelyFaceState) -> list[float]:
         return out
     for s, hand in enumerate(state.hands):
         for c in hand:
-            out[s] += HAND_WORTH[c]
+            out[s] += ESTIMATE_WORTH[c]
     seat = state.cur
     best = max(action_values(state, seat, _NO_TIES).values(), default=0.0)
     if best > 0.0:
