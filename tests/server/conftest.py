@@ -63,16 +63,23 @@ def fast_settings(**changes: object) -> Settings:
 
 
 @asynccontextmanager
-async def clocked_service(
-    database_url: str, pool: BotPool | None, wall: Callable[[], float], **settings: object
+async def started_service(
+    database_url: str,
+    pool: BotPool | None,
+    wall: Callable[[], float] | None = None,
+    heavy_pool: BotPool | None = None,
+    **settings: object,
 ) -> AsyncIterator[TableService]:
-    """A started service on a fresh database whose deadlines' clock is ``wall`` (a test's
-    own, moved by hand or counting its reads); ``pool=None``: no bot can think. The
-    turn-based and idle-table tests share it, so both set up the service alike."""
+    """A started service on a fresh database, with ``settings`` over the tests' fast ones;
+    ``wall``: the deadlines' clock (a test's own, moved by hand or counting its reads);
+    ``pool=None``: no bot can think (a seat handed to a bot then waits). Every server test
+    that needs a service of its own sets it up here, so all set it up alike."""
     upgrade(database_url)
     store = Store(make_engine(database_url))
-    svc = TableService(store, fast_settings(database_url=database_url, **settings), pool)
-    svc.wall = wall
+    config = fast_settings(database_url=database_url, **settings)
+    svc = TableService(store, config, pool, heavy_pool=heavy_pool)
+    if wall is not None:
+        svc.wall = wall
     await svc.start()
     try:
         yield svc
@@ -83,17 +90,8 @@ async def clocked_service(
 
 @pytest.fixture
 async def service(database_url: str, bot_pool: BotPool) -> AsyncIterator[TableService]:
-    upgrade(database_url)
-    store = Store(make_engine(database_url))
-    svc = TableService(
-        store, fast_settings(database_url=database_url), bot_pool, heavy_pool=bot_pool
-    )
-    await svc.start()
-    try:
+    async with started_service(database_url, bot_pool, heavy_pool=bot_pool) as svc:
         yield svc
-    finally:
-        await svc.close()
-        store.close()
 
 
 @pytest.fixture

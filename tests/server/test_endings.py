@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable
 
 import pytest
 
@@ -17,34 +16,15 @@ from decklab.engine import records
 from decklab.server.bots import BotPool
 from decklab.server.hub import sync_frame
 from decklab.server.service import TableService
-from decklab.server.store.db import make_engine, upgrade
-from decklab.server.store.queries import Store
 from decklab.server.table import ClockSpec, SeatSpec
 
-from .conftest import fast_settings
+from .conftest import started_service
 from .games import pick, solo, two_player
 
 pytestmark = pytest.mark.anyio
 
 GAME = two_player()
 THREE = pick(lambda i: i.min_players <= 3 <= i.max_players and not i.simultaneous)
-
-
-@asynccontextmanager
-async def _service(
-    database_url: str, pool: BotPool | None, **settings: object
-) -> AsyncIterator[TableService]:
-    """A service with its own settings (a short grace period), or with no bot workers
-    (then a seat handed to a bot waits, which makes its taking back exact)."""
-    upgrade(database_url)
-    store = Store(make_engine(database_url))
-    svc = TableService(store, fast_settings(database_url=database_url, **settings), pool)
-    await svc.start()
-    try:
-        yield svc
-    finally:
-        await svc.close()
-        store.close()
 
 
 async def _until(check: Callable[[], Awaitable[bool]], timeout: float = 30.0) -> None:
@@ -103,14 +83,14 @@ async def test_a_seat_out_of_time_forfeits_and_the_others_win(
 
 
 async def test_a_forfeit_is_kept_through_a_restart(database_url: str, bot_pool: BotPool) -> None:
-    async with _service(database_url, bot_pool) as first:
+    async with started_service(database_url, bot_pool) as first:
         table_id, _ = await _seated(first, GAME, 2, clock=ClockSpec(1, 0, "forfeit"))
 
         async def finished() -> bool:
             return (await first.table(table_id)).status == "finished"
 
         await _until(finished, 10.0)
-    async with _service(database_url, bot_pool) as again:
+    async with started_service(database_url, bot_pool) as again:
         table = await again.table(table_id)
         state = sync_frame(table, None)["state"]
         assert table.status == "finished" and state["terminal"] is True
@@ -129,7 +109,7 @@ async def _one_solo_move(service: TableService, **create: object) -> tuple[str, 
 async def test_a_game_played_alone_and_left_is_never_finished_by_a_bot(
     database_url: str, bot_pool: BotPool
 ) -> None:
-    async with _service(database_url, bot_pool, grace_s=0.2) as service:
+    async with started_service(database_url, bot_pool, grace_s=0.2) as service:
         table_id, token = await _one_solo_move(service)
         table = await service.table(table_id)
         await service.leave(table_id, token)
@@ -182,7 +162,7 @@ async def _zombied(service: TableService) -> tuple[str, list[str], int]:
 async def test_take_my_seat_back_ends_the_bots_turn_keeping(
     database_url: str,
 ) -> None:
-    async with _service(database_url, None, grace_s=0.2) as service:
+    async with started_service(database_url, None, grace_s=0.2) as service:
         table_id, tokens, seat = await _zombied(service)
         table = await service.table(table_id)
         key, listener = service.hub.subscribe(table, seat)
@@ -206,7 +186,7 @@ async def test_take_my_seat_back_ends_the_bots_turn_keeping(
 
 
 async def test_a_move_from_the_seats_token_takes_it_back(database_url: str) -> None:
-    async with _service(database_url, None, grace_s=0.2) as service:
+    async with started_service(database_url, None, grace_s=0.2) as service:
         table_id, tokens, seat = await _zombied(service)
         table = await service.table(table_id)
         text = table.views().legal(seat)[0]
@@ -221,7 +201,7 @@ async def test_a_bot_move_after_the_seat_is_taken_back_is_refused(
     database_url: str, bot_pool: BotPool
 ) -> None:
     """With bots at work: once taken back, the bot plays that seat no more."""
-    async with _service(database_url, bot_pool, grace_s=0.2) as service:
+    async with started_service(database_url, bot_pool, grace_s=0.2) as service:
         table_id, tokens, seat = await _zombied(service)
         table = await service.table(table_id)
         await service.reclaim(table_id, tokens[seat])
@@ -233,7 +213,7 @@ async def test_a_bot_move_after_the_seat_is_taken_back_is_refused(
 
 async def test_a_seat_lost_on_time_taken_back_gets_time_to_move(database_url: str) -> None:
     """The issue's case: "a bot takes over" on time, the person still at the page."""
-    async with _service(database_url, None) as service:
+    async with started_service(database_url, None) as service:
         table_id, tokens = await _seated(service, GAME, 2, clock=ClockSpec(1, 0, "bot"))
         table = await service.table(table_id)
         for seat in range(2):
@@ -258,7 +238,7 @@ async def test_a_seat_lost_on_time_taken_back_gets_time_to_move(database_url: st
 async def test_a_seat_whose_page_never_opens_gets_the_absence_policy(
     database_url: str, bot_pool: BotPool
 ) -> None:
-    async with _service(database_url, bot_pool, grace_s=0.3) as service:
+    async with started_service(database_url, bot_pool, grace_s=0.3) as service:
         table_id, _ = await _seated(service, GAME, 2)
         table = await service.table(table_id)
         await service.connected(table, 0)  # p1's page is open; p2's never is
@@ -275,7 +255,7 @@ async def test_a_seat_whose_page_never_opens_gets_the_absence_policy(
 async def test_a_table_nobody_opens_plays_out_and_leaves_the_lobby(
     database_url: str, bot_pool: BotPool
 ) -> None:
-    async with _service(database_url, bot_pool, grace_s=0.2) as service:
+    async with started_service(database_url, bot_pool, grace_s=0.2) as service:
         table_id, _ = await _seated(service, GAME, 2)
 
         async def finished() -> bool:
@@ -289,7 +269,7 @@ async def test_requests_with_the_seats_token_keep_it_from_the_bot(
     database_url: str, bot_pool: BotPool
 ) -> None:
     """A player through the API alone (no page) who keeps asking is not away."""
-    async with _service(database_url, bot_pool, grace_s=0.4) as service:
+    async with started_service(database_url, bot_pool, grace_s=0.4) as service:
         table_id, tokens = await _seated(service, GAME, 2)
         table = await service.table(table_id)
         await service.connected(table, 1)

@@ -18,7 +18,7 @@ from decklab.server.pace import TurnSpec
 from decklab.server.service import TableService
 from decklab.server.table import SeatSpec
 
-from .conftest import clocked_service
+from .conftest import started_service
 from .games import two_player
 
 pytestmark = pytest.mark.anyio
@@ -63,7 +63,7 @@ async def test_resting_turn_based_tables_hold_no_task_timer_or_clock_read(
 ) -> None:
     wall = CountingWall()
     # no bot pool: nothing here may think, so every task and timer left is the service's
-    async with clocked_service(database_url, None, wall) as service:
+    async with started_service(database_url, None, wall) as service:
         for _ in range(3):
             await _seated_turn_table(service, DAY)
         few = await _at_rest()
@@ -93,7 +93,7 @@ async def test_the_one_deadline_task_wakes_at_the_earliest_deadline_only(
     monkeypatch.setattr(pace, "MIN_MOVE_S", 0.1)  # a deadline a test can wait for
     wall = CountingWall()
     # no bot pool: nothing here may think, so every task and timer left is the service's
-    async with clocked_service(database_url, None, wall) as service:
+    async with started_service(database_url, None, wall) as service:
         wakes: list[float] = []
         real = service.run_deadlines
 

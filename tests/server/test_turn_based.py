@@ -17,7 +17,7 @@ from decklab.server.pace import TurnSpec
 from decklab.server.service import TableService
 from decklab.server.table import SeatSpec
 
-from .conftest import clocked_service
+from .conftest import started_service
 from .games import pick, two_player
 
 pytestmark = pytest.mark.anyio
@@ -49,7 +49,7 @@ async def _turn_table(
 async def test_a_turn_based_seat_waits_past_the_grace_period(
     database_url: str, bot_pool: BotPool
 ) -> None:
-    async with clocked_service(database_url, bot_pool, Wall(), grace_s=0.2) as service:
+    async with started_service(database_url, bot_pool, Wall(), grace_s=0.2) as service:
         table_id, tokens = await _turn_table(service, "bot")
         table = await service.table(table_id)
         await service.leave(table_id, tokens[table.state.to_act()[0]])
@@ -65,7 +65,7 @@ async def test_at_the_deadline_a_bot_plays_that_one_move(
     database_url: str, bot_pool: BotPool
 ) -> None:
     wall = Wall()
-    async with clocked_service(database_url, bot_pool, wall) as service:
+    async with started_service(database_url, bot_pool, wall) as service:
         table_id, tokens = await _turn_table(service, "bot")
         table = await service.table(table_id)
         late = table.state.to_act()[0]
@@ -88,7 +88,7 @@ async def test_at_the_deadline_a_bot_plays_that_one_move(
 
 async def test_at_the_deadline_the_seat_forfeits(database_url: str, bot_pool: BotPool) -> None:
     wall = Wall()
-    async with clocked_service(database_url, bot_pool, wall) as service:
+    async with started_service(database_url, bot_pool, wall) as service:
         table_id, _ = await _turn_table(service, "forfeit")
         table = await service.table(table_id)
         late = table.state.to_act()[0]
@@ -106,7 +106,7 @@ async def test_skip_plays_the_games_skip_where_it_has_one(
 ) -> None:
     wall = Wall()
     # no bots: only a skip can move
-    async with clocked_service(database_url, None, wall) as service:
+    async with started_service(database_url, None, wall) as service:
         table_id, _ = await _turn_table(service, "skip")
         table = await service.table(table_id)
         cls = type(table.state)
@@ -129,7 +129,7 @@ async def test_a_simultaneous_round_waits_for_all_or_the_deadline(
 
     players = get_game(game).info.min_players
     wall = Wall()
-    async with clocked_service(database_url, bot_pool, wall) as service:
+    async with started_service(database_url, bot_pool, wall) as service:
         table_id, tokens = await _turn_table(service, "bot", game, players)
         table = await service.table(table_id)
         to_act = table.state.to_act()
@@ -155,10 +155,10 @@ async def test_a_simultaneous_round_waits_for_all_or_the_deadline(
 
 async def test_deadlines_outlive_a_restart(database_url: str, bot_pool: BotPool) -> None:
     wall = Wall()
-    async with clocked_service(database_url, bot_pool, wall) as first:
+    async with started_service(database_url, bot_pool, wall) as first:
         table_id, _ = await _turn_table(first, "forfeit")
     wall.now += HOUR + 60
-    async with clocked_service(database_url, bot_pool, wall) as again:
+    async with started_service(database_url, bot_pool, wall) as again:
         table = await again.table(table_id)
         assert table.turn is not None and table.status == "playing"
         await again.run_deadlines()
@@ -225,7 +225,7 @@ async def test_a_deadline_nobody_can_apply_is_retried_not_spun(
     """A late seat whose policy cannot be applied now (no bot workers) is looked at
     again after a pause: the deadline task must not spin the CPU re-running it."""
     wall = Wall()
-    async with clocked_service(database_url, None, wall) as service:
+    async with started_service(database_url, None, wall) as service:
         table_id, _ = await _turn_table(service, "bot")
         runs = 0
         real = service.run_deadlines

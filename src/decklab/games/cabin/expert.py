@@ -141,6 +141,42 @@ def _evaluate(search: Search, child: Node, budget: int) -> int:
         return max(low, search.quick_bound(child))
 
 
+class Decision:
+    """What a judge of one decision reads, once: the seat's view, its sampler of deals, the
+    stacks' keys, the card being placed (or -1) and the tightest stack to build on. Both
+    the expert and ``fast`` (``games/cabin/fast.py``) judge moves on sampled deals from it,
+    so both name the solver's moves as the same legal actions."""
+
+    def __init__(self, state: CabinState, seat: int) -> None:
+        self.state = state
+        view = state.view(seat)
+        self.sampler = Sampler(view)
+        self.keys = _keys(view)
+        self.placing = self.sampler.pending if self.sampler.phase == "place" else -1
+        self.legal = state.legal_actions(seat)
+        keys = self.keys
+        self.tight = max((a for a in self.legal if a < NEW), key=lambda a: keys[a], default=-1)
+
+    def search(self, rng: random.Random) -> tuple[Search, Node]:
+        """The solver on one deal sampled from the view, and its root."""
+        sea, cabin, beach = self.sampler.deal(rng)
+        state = self.state
+        search = Search(sea, cabin, beach, self.sampler.deep, state.max_stacks, state.beach_dump)
+        return search, search.root(self.keys, self.placing)
+
+    def moves(self, search: Search, node: Node, prune: bool) -> list[tuple[int, int, Node]]:
+        """The solver's moves at the root as (legal action, squid points it costs, child)."""
+        named: list[tuple[int, int, Node]] = []
+        for code, cost, child in root_moves(search, node, self.placing, prune=prune):
+            kind, place = divmod(code, 4)
+            if kind in (K_BUILD, K_PLACE):
+                action = self.tight if place == P_TIGHT else NEW
+            else:
+                action = _KIND_ACTION[kind]
+            named.append((action, cost, child))
+        return named
+
+
 def action_values(
     state: CabinState, seat: int, rng: random.Random, samples: int = SAMPLES, nodes: int = NODES
 ) -> dict[int, float]:
@@ -148,30 +184,18 @@ def action_values(
 
     Builds on a stack other than the tightest are left out: they are never better.
     """
-    view = state.view(seat)
-    sampler = Sampler(view)
-    keys = _keys(view)
-    placing = sampler.pending if sampler.phase == "place" else -1
-    legal = state.legal_actions(seat)
-    tight = max((a for a in legal if a < NEW), key=lambda a: keys[a], default=-1)
+    decision = Decision(state, seat)
     totals: dict[int, float] = {}
     for _ in range(samples):
-        sea, cabin, beach = sampler.deal(rng)
-        search = Search(sea, cabin, beach, sampler.deep, state.max_stacks, state.beach_dump)
-        node = search.root(keys, placing)
+        search, node = decision.search(rng)
         best: dict[int, int] = {}
-        for code, cost, child in root_moves(search, node, placing, prune=False):
-            kind, place = divmod(code, 4)
-            if kind in (K_BUILD, K_PLACE):
-                action = tight if place == P_TIGHT else NEW
-            else:
-                action = _KIND_ACTION[kind]
+        for action, cost, child in decision.moves(search, node, prune=False):
             value = cost + _evaluate(search, child, nodes)
             if value < best.get(action, 1 << 30):
                 best[action] = value
         for action, value in best.items():
             totals[action] = totals.get(action, 0.0) + value
-    return {a: v / samples for a, v in totals.items() if a in legal}
+    return {a: v / samples for a, v in totals.items() if a in decision.legal}
 
 
 def expert_action(

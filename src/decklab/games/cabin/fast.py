@@ -20,9 +20,8 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from decklab.games.cabin.expert import _KIND_ACTION, Sampler, _keys
-from decklab.games.cabin.solver import K_BUILD, K_PLACE, P_TIGHT, Search, root_moves
-from decklab.games.cabin.state import NEW, CabinState
+from decklab.games.cabin.expert import Decision
+from decklab.games.cabin.state import CabinState
 
 WIDTH: Final = 2
 """Actions judged per decision: the first two in the solver's move order (most promising
@@ -40,26 +39,12 @@ def action_values(
     bound after the move, over ``samples`` sampled deals (those a deal prunes count
     only on the deals where they stand); on one deal that leaves one action, its
     immediate cost alone (nothing to compare)."""
-    view = state.view(seat)
-    sampler = Sampler(view)
-    keys = _keys(view)
-    placing = sampler.pending if sampler.phase == "place" else -1
-    legal = state.legal_actions(seat)
-    tight = max((a for a in legal if a < NEW), key=lambda a: keys[a], default=-1)
+    decision = Decision(state, seat)
     totals: dict[int, float] = {}
     counts: dict[int, int] = {}
     for _ in range(samples):
-        sea, cabin, beach = sampler.deal(rng)
-        search = Search(sea, cabin, beach, sampler.deep, state.max_stacks, state.beach_dump)
-        node = search.root(keys, placing)
-        moves = []
-        for code, cost, child in root_moves(search, node, placing, prune=True):
-            kind, place = divmod(code, 4)
-            if kind in (K_BUILD, K_PLACE):
-                action = tight if place == P_TIGHT else NEW
-            else:
-                action = _KIND_ACTION[kind]
-            moves.append((action, cost, child))
+        search, node = decision.search(rng)
+        moves = decision.moves(search, node, prune=True)
         kept: list[int] = []  # the first WIDTH actions in the solver's order
         for action, _, _ in moves:
             if action not in kept:
@@ -75,4 +60,4 @@ def action_values(
         for action, value in best.items():
             totals[action] = totals.get(action, 0.0) + value
             counts[action] = counts.get(action, 0) + 1
-    return {a: v / counts[a] for a, v in totals.items() if a in legal}
+    return {a: v / counts[a] for a, v in totals.items() if a in decision.legal}
