@@ -27,7 +27,7 @@ facade() {
     --games 800 --seed 1 --out "$OUT/facade"
   report "$OUT/facade" facade
   # the first bidder with the expert at every seat, 3 and 4 players (the same deals' seeds)
-  lab sweep facade -p "$G" --vary players=3,4 --games 30 --seed 1 --out "$OUT/facade-first-bidder"
+  lab sweep facade -p "$G" --vary players=3,4 --games 400 --seed 1 --out "$OUT/facade-first-bidder"
   report "$OUT/facade-first-bidder" facade-first-bidder
   # the fifth suit, paired per table size, and the expert's first bidder against greedy's on
   # the same deals; Holm across the page
