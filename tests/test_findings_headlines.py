@@ -68,3 +68,28 @@ def test_facade_first_bidder_with_the_expert_quotes_its_400_game_runs() -> None:
         assert row["deals"] == 400 and row["verdict"] == "no measurable difference"
         text = f"{100 * row['difference']:.1f}".replace("-", "−")
         assert text in section, text
+
+
+def test_lonely_face_expert_check_quotes_its_runs_and_claims_no_finding() -> None:
+    """The Lonely Face page says the expert's first player keeps its edge with and without
+    pairs in the opening grid: every quoted rate is the report's, every rules'-deal rate is
+    above fair, and no first-player difference is a finding."""
+    page = (FINDINGS / "lonely-face.md").read_text(encoding="utf-8")
+    section = page[
+        page.index("## The same option with the expert") : page.index("## What the bots do not")
+    ]
+    for players in (2, 3, 4):
+        variants = _load(f"lonely-face-opening-expert-{players}.json")["variants"]
+        for cell in ("opening=deal", "opening=no_pairs"):
+            first = variants[cell]["first_player"]
+            assert first["n"] == 300
+            quoted = (
+                f"{100 * first['rate']:.1f}% ({100 * first['low']:.1f}–{100 * first['high']:.1f})"
+            )
+            assert quoted in section, quoted
+        assert variants["opening=deal"]["first_player"]["low"] > 1 / players
+    paired = _load("lonely-face-opening-expert.json")["differences"]
+    firsts = [d for d in paired if d["metric"] == "first player wins"]
+    assert len(firsts) == 3 and all(d["verdict"] != "finding" for d in firsts)
+    assert all(d["t_low"] < 0 < d["t_high"] for d in firsts)
+    assert not any(d["verdict"] == "finding" for d in paired), "the page says none is a finding"

@@ -5,7 +5,8 @@
 #                                               extra runs for the Façade page), facade-earlier,
 #                                               corporation-targets, cabin-bound and
 #                                               lonely-face-variants (the earlier runs those
-#                                               pages keep); default: all
+#                                               pages keep), lonely-face-expert (the expert check of the
+#                                               opening option); default: all
 #   OUT=runs/findings WORKERS=2 bash docs/findings/rerun.sh facade   (decklab and python on PATH:
 #   `. .venv/bin/activate` first)
 # Results go to OUT (default runs/findings, outside git); the HTML/JSON reports are copied
@@ -181,6 +182,21 @@ corporation_targets() {
   $PY "$D/plots.py" corporation
 }
 
+lonely_face_expert() {
+  # the same option with the expert at every seat (the check the page waited for: the expert's
+  # seat fairness), 300 deals a table size, seed 1; its own Holm family
+  local args=() n
+  for n in 2 3 4; do
+    lab sweep lonely-face -p expert -n "$n" --vary opening=deal,no_pairs --games 300 --seed 1 \
+      --out "$OUT/lonely-face-opening-expert-$n"
+    report "$OUT/lonely-face-opening-expert-$n" "lonely-face-opening-expert-$n"
+    args+=(--pair "$n players" "$OUT/lonely-face-opening-expert-$n/cell-opening-deal" \
+      "$OUT/lonely-face-opening-expert-$n/cell-opening-no_pairs")
+  done
+  $PY "$D/paired_page.py" "${args[@]}" --out "$D/lonely-face-opening-expert.json" \
+    >"$OUT/lonely-face-opening-expert.md"
+}
+
 lonely_face() {
   # the opening grid without pairs (option opening=no_pairs) against the rules' deal, greedy
   # at every seat, 2, 3 and 4 players, the same deals (seed 1) with and without it
@@ -227,7 +243,7 @@ notorious() {
 
 pages=("$@")
 [ ${#pages[@]} -eq 0 ] && pages=(facade cabin corporation lonely-face notorious facade-extra facade-edge facade-earlier facade-skill
-  corporation-targets cabin-bound lonely-face-variants)
+  corporation-targets cabin-bound lonely-face-variants lonely-face-expert)
 for page in "${pages[@]}"; do
   start=$(date +%s)
   "${page//-/_}"
