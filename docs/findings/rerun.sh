@@ -182,35 +182,32 @@ corporation_targets() {
   $PY "$D/plots.py" corporation
 }
 
-lonely_face_expert() {
-  # the same option with the expert at every seat (the check the page waited for: the expert's
-  # seat fairness), 300 deals a table size, seed 1; its own Holm family
-  local args=() n
+lonely_face_opening() {
+  # the opening grid without pairs (option opening=no_pairs) against the rules' deal, agent $1
+  # at every seat, 2, 3 and 4 players, $2 deals a table size, the same deals (seed 1) with and
+  # without it; its own Holm family. Greedy's runs are lonely-face-opening-N, another agent's
+  # lonely-face-opening-AGENT-N
+  local agent=$1 games=$2 name=lonely-face-opening args=() n
+  [ "$agent" = greedy ] || name+="-$agent"
   for n in 2 3 4; do
-    lab sweep lonely-face -p expert -n "$n" --vary opening=deal,no_pairs --games 300 --seed 1 \
-      --out "$OUT/lonely-face-opening-expert-$n"
-    report "$OUT/lonely-face-opening-expert-$n" "lonely-face-opening-expert-$n"
-    args+=(--pair "$n players" "$OUT/lonely-face-opening-expert-$n/cell-opening-deal" \
-      "$OUT/lonely-face-opening-expert-$n/cell-opening-no_pairs")
+    lab sweep lonely-face -p "$agent" -n "$n" --vary opening=deal,no_pairs --games "$games" \
+      --seed 1 --out "$OUT/$name-$n"
+    report "$OUT/$name-$n" "$name-$n"
+    args+=(--pair "$n players" "$OUT/$name-$n/cell-opening-deal" "$OUT/$name-$n/cell-opening-no_pairs")
   done
-  $PY "$D/paired_page.py" "${args[@]}" --out "$D/lonely-face-opening-expert.json" \
-    >"$OUT/lonely-face-opening-expert.md"
+  $PY "$D/paired_page.py" "${args[@]}" --out "$D/$name.json" >"$OUT/$name.md"
 }
 
 lonely_face() {
-  # the opening grid without pairs (option opening=no_pairs) against the rules' deal, greedy
-  # at every seat, 2, 3 and 4 players, the same deals (seed 1) with and without it
-  local args=() n
-  for n in 2 3 4; do
-    lab sweep lonely-face -p greedy -n "$n" --vary opening=deal,no_pairs --games 2000 --seed 1 \
-      --out "$OUT/lonely-face-opening-$n"
-    report "$OUT/lonely-face-opening-$n" "lonely-face-opening-$n"
-    args+=(--pair "$n players" "$OUT/lonely-face-opening-$n/cell-opening-deal" \
-      "$OUT/lonely-face-opening-$n/cell-opening-no_pairs")
-  done
-  $PY "$D/paired_page.py" "${args[@]}" --out "$D/lonely-face-opening.json" \
-    >"$OUT/lonely-face-opening.md"
+  # greedy on 2,000 deals a table size, and the page's plot
+  lonely_face_opening greedy 2000
   $PY "$D/plots.py" lonely-face-opening
+}
+
+lonely_face_expert() {
+  # the same option with the expert at every seat (the check the page waited for: the expert's
+  # seat fairness), 300 deals a table size
+  lonely_face_opening expert 300
 }
 
 lonely_face_variants() {
