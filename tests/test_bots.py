@@ -14,9 +14,10 @@ import pytest
 from decklab.bots import AgentSpecError, agent_names, is_fair, make_agent
 from decklab.bots.base import Agent
 from decklab.bots.cheat import CheatAgent
-from decklab.bots.greedy import _FOUND, game_greedy
+from decklab.bots.greedy import GreedyFn, game_greedy
 from decklab.bots.ismcts import IsmctsAgent
 from decklab.bots.search import Bandit, Tree, guided_rollout
+from decklab.engine import gamecode
 from decklab.engine.checks import canonical
 from decklab.engine.info import GameInfo
 from decklab.engine.state import ALL, GameState, Viewer, seat_name
@@ -279,8 +280,7 @@ def test_greedy_loads_the_games_own_player_and_hands_it_a_determinization(
     fake = types.ModuleType(f"{package}.greedy")
     fake.greedy_action = greedy_action  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, f"{package}.greedy", fake)
-    monkeypatch.setitem(_FOUND, CorporationState, None)
-    del _FOUND[CorporationState]
+    monkeypatch.setattr(gamecode, "_FOUND", {})  # looked up afresh, forgotten after the test
     state, _ = corporation_mid_round()
     hint = make_agent("greedy:seed=2").hint(state, 0)
     assert hint.action == min(state.legal_actions(0))
@@ -297,20 +297,27 @@ def test_greedy_rollout_without_a_greedy_player_says_so() -> None:
 
 
 # ------------------------------------------------------- guided search
+def _give_greedy(
+    monkeypatch: pytest.MonkeyPatch, cls: type[GameState], greedy: GreedyFn | None
+) -> None:
+    """For this test, ``cls``'s rule-based player is ``greedy`` (None: it has none)."""
+    monkeypatch.setitem(gamecode._FOUND, (cls, "greedy", "greedy_action"), greedy)
+
+
 def _guess_greedy(state: GameState, seat: int, rng: random.Random) -> int:
     """A toy rule-based player for Guess: always the highest guess."""
     return max(state.legal_actions(seat))
 
 
 def test_prior_tries_the_greedy_move_first(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(_FOUND, GuessState, _guess_greedy)
+    _give_greedy(monkeypatch, GuessState, _guess_greedy)
     for deal in range(6):
         state = GuessState.new(seed=deal)
         hint = make_agent("ismcts:iters=1,prior=greedy,seed=1").hint(state, 0)
         assert hint.action == 3 and "greedy move tried first" in hint.reason
         assert hint.visits == {"guess 1": 0, "guess 2": 0, "guess 3": 1}
     # Without a rule-based player the prior is silently absent: plain search.
-    monkeypatch.setitem(_FOUND, GuessState, None)
+    _give_greedy(monkeypatch, GuessState, None)
     plain = make_agent("ismcts:iters=30,prior=greedy,seed=1").hint(GuessState.new(seed=1), 0)
     assert "tried first" not in plain.reason and sum(plain.visits.values()) == 30
 
@@ -318,7 +325,7 @@ def test_prior_tries_the_greedy_move_first(monkeypatch: pytest.MonkeyPatch) -> N
 def test_prior_bias_keeps_the_greedy_move_ahead_on_a_tie(monkeypatch: pytest.MonkeyPatch) -> None:
     # Every guess of the toy game is worth the same to a seat that cannot see
     # the card (except its own, worth 0): the progressive bias decides for greedy.
-    monkeypatch.setitem(_FOUND, GuessState, _guess_greedy)
+    _give_greedy(monkeypatch, GuessState, _guess_greedy)
     state = GuessState.new(seed=0)  # p1 holds 1, so guesses 2 and 3 tie
     assert state.hands[0] == 1
     hint = make_agent("ismcts:iters=200,prior=greedy,bias=5,seed=3").hint(state, 0)
@@ -342,7 +349,7 @@ def test_prior_seeds_simultaneous_bandits_without_showing_other_choices(
         asked.append(state.to_act())
         return min(state.legal_actions(seat))
 
-    monkeypatch.setitem(_FOUND, CorporationState, lowest)
+    _give_greedy(monkeypatch, CorporationState, lowest)
     state = CorporationState.new(4, seed=0)
     hint = make_agent("ismcts:iters=1,prior=greedy,seed=1").hint(state, 0)
     assert hint.action == min(state.legal_actions(0))
@@ -541,7 +548,7 @@ def test_model_makes_the_other_seats_play_the_prior_in_the_tree(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """model=1: the other seat plays only the prior's move in the tree; model=0: it searches."""
-    monkeypatch.setitem(_FOUND, GuessState, _guess_greedy)  # always guesses 3
+    _give_greedy(monkeypatch, GuessState, _guess_greedy)  # always guesses 3
     state = GuessState.new(seed=0)
     for model, replies in (("1", {3}), ("0", {1, 2, 3})):
         agent = make_agent(f"ismcts:iters=60,prior=greedy,model={model},seed=2")

@@ -48,7 +48,6 @@ from decklab.engine.state import GameState, seat_name
 
 SettingsFn = Callable[[int], dict[str, object]]
 """``settings(players) -> {param: value}``: a game's own settings for ``fast`` at a table size."""
-_SETTINGS: Final[dict[type[GameState], SettingsFn | None]] = {}
 
 
 def game_settings(cls: type[GameState], players: int) -> dict[str, object]:
@@ -59,22 +58,15 @@ def game_settings(cls: type[GameState], players: int) -> dict[str, object]:
     costly, a two-move plan where one move cannot see a trap), its folder says so,
     and no game is named here. A parameter given in the agent's spec wins.
     """
-    if cls not in _SETTINGS:
-        _SETTINGS[cls] = cast(SettingsFn | None, game_function(cls, "fast", "settings"))
-    fn = _SETTINGS[cls]
+    fn = cast(SettingsFn | None, game_function(cls, "fast", "settings"))
     return dict(fn(players)) if fn is not None else {}
-
-
-_JUDGE: Final[dict[type[GameState], Callable[..., object] | None]] = {}
 
 
 def game_judge(cls: type[GameState]) -> Callable[..., object] | None:
     """``action_values(state, seat, rng, samples)`` from the game's ``fast`` module, else
-    from its ``expert`` module, else None (looked up once per game)."""
-    if cls not in _JUDGE:
-        own = game_function(cls, "fast", "action_values")
-        _JUDGE[cls] = own or game_function(cls, "expert", "action_values")
-    return _JUDGE[cls]
+    from its ``expert`` module, else None."""
+    own = game_function(cls, "fast", "action_values")
+    return own or game_function(cls, "expert", "action_values")
 
 
 WIN_WEIGHT: Final = 0.3

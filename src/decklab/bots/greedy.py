@@ -41,17 +41,10 @@ EstimateFn = Callable[[GameState], list[float]]
 GuidanceFn = Callable[[], dict[str, str]]
 """``search_guidance() -> {param: value}``: a game's own settings for the expert's search."""
 
-_FOUND: Final[dict[type[GameState], GreedyFn | None]] = {}
-_VALUES: Final[dict[type[GameState], ValuesFn | None]] = {}
-_ESTIMATE: Final[dict[type[GameState], EstimateFn | None]] = {}
-_GUIDANCE: Final[dict[type[GameState], dict[str, str]]] = {}
-
 
 def game_greedy(cls: type[GameState]) -> GreedyFn | None:
     """The game's own ``greedy_action``, or None if its folder has no ``greedy`` module."""
-    if cls not in _FOUND:
-        _FOUND[cls] = cast(GreedyFn | None, game_function(cls, "greedy", "greedy_action"))
-    return _FOUND[cls]
+    return cast(GreedyFn | None, game_function(cls, "greedy", "greedy_action"))
 
 
 def game_values(cls: type[GameState]) -> ValuesFn | None:
@@ -59,9 +52,7 @@ def game_values(cls: type[GameState]) -> ValuesFn | None:
 
     Search uses the ranking to look at a few promising moves instead of all of them.
     """
-    if cls not in _VALUES:
-        _VALUES[cls] = cast(ValuesFn | None, game_function(cls, "greedy", "action_values"))
-    return _VALUES[cls]
+    return cast(ValuesFn | None, game_function(cls, "greedy", "action_values"))
 
 
 def game_estimate(cls: type[GameState]) -> EstimateFn | None:
@@ -69,9 +60,7 @@ def game_estimate(cls: type[GameState]) -> EstimateFn | None:
 
     Search judges a game it cut off by it; without one, by the scores so far.
     """
-    if cls not in _ESTIMATE:
-        _ESTIMATE[cls] = cast(EstimateFn | None, game_function(cls, "greedy", "expected_scores"))
-    return _ESTIMATE[cls]
+    return cast(EstimateFn | None, game_function(cls, "greedy", "expected_scores"))
 
 
 def game_guidance(cls: type[GameState]) -> dict[str, str]:
@@ -80,12 +69,10 @@ def game_guidance(cls: type[GameState]) -> dict[str, str]:
     The expert's search is one configuration for every game (``ismcts.GUIDED``); a
     game whose measurements favour another setting of a generic parameter (say
     progressive widening) names it in its ``greedy`` module, so that no game is named
-    in the search. Read once per game class; a copy is returned.
+    in the search. A new dict each call: the caller may change it.
     """
-    if cls not in _GUIDANCE:
-        fn = cast(GuidanceFn | None, game_function(cls, "greedy", "search_guidance"))
-        _GUIDANCE[cls] = dict(fn()) if fn is not None else {}
-    return dict(_GUIDANCE[cls])
+    fn = cast(GuidanceFn | None, game_function(cls, "greedy", "search_guidance"))
+    return dict(fn()) if fn is not None else {}
 
 
 def one_ply_values(

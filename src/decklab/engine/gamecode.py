@@ -14,6 +14,15 @@ from collections.abc import Callable
 
 from decklab.engine.state import GameState
 
+_FOUND: dict[tuple[type[GameState], str, str], Callable[..., object] | None] = {}
+"""Every answer of :func:`game_function`, by (state class, module, function).
+
+The bots ask on every decision (the greedy player, its ranking, the fast agent's
+settings), so each answer is looked up once, here, for every caller. A test may put
+a toy game's function here (``monkeypatch.setitem``), or swap in an empty dict to look
+again after faking a game's module.
+"""
+
 
 def game_function(
     cls: type[GameState], module_name: str, function: str
@@ -21,8 +30,18 @@ def game_function(
     """``decklab.games.<package>.<module_name>.<function>`` for the game of ``cls``, or None.
 
     The package comes from where the state class is defined, so no game is named
-    here. A module that exists but fails to import is a bug and is not hidden.
+    here. A module that exists but fails to import is a bug and is not hidden (and
+    not remembered: the next call raises again). Looked up once per (class, module,
+    function): see :data:`_FOUND`.
     """
+    key = (cls, module_name, function)
+    if key not in _FOUND:
+        _FOUND[key] = _look_up(cls, module_name, function)
+    return _FOUND[key]
+
+
+def _look_up(cls: type[GameState], module_name: str, function: str) -> Callable[..., object] | None:
+    """:func:`game_function`'s lookup, not remembered."""
     module = str(getattr(cls, "__module__", ""))  # mypyc cannot read it through a class object
     owner = sys.modules.get(module)
     package = module if hasattr(owner, "__path__") else module.rpartition(".")[0]
