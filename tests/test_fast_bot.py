@@ -7,7 +7,7 @@ import random
 import pytest
 
 from decklab.bots import agent_names, is_fair, make_agent
-from decklab.bots.fast import FastAgent
+from decklab.bots.fast import FastAgent, FastSettings
 from decklab.engine.checks import canonical
 from decklab.engine.registry import game_names, get_game
 from decklab.engine.state import ALL, GameState
@@ -142,11 +142,15 @@ def test_a_parameter_in_the_spec_wins_over_the_games_settings() -> None:
     assert isinstance(tuned, FastAgent) and isinstance(plain, FastAgent)
     tuned.choose(state, 0)
     plain.choose(state, 0)
-    assert (tuned.plan, tuned.depth, tuned.dets) == (2, 8, 1)
-    assert (plain.plan, plain.depth, plain.dets) == (1, 4, 4)
+    assert tuned.settings == FastSettings(plan=2, depth=8, dets=1)
+    assert plain.settings == FastSettings()
     five = get_game("corporation").new(5, seed=3)
     tuned.choose(five, 0)  # another table size: the defaults again
-    assert (tuned.plan, tuned.depth, tuned.dets) == (1, 4, 4)
+    assert tuned.settings == FastSettings()
+    given = make_agent("fast:seed=1,depth=6,z=0.5")  # one given: the game's others still count
+    assert isinstance(given, FastAgent) and given.settings == FastSettings(depth=6, z=0.5)
+    given.choose(state, 0)
+    assert given.settings == FastSettings(plan=2, depth=6, dets=1, z=0.5)
 
 
 def test_choose_and_hint_agree() -> None:

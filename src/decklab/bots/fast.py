@@ -36,7 +36,8 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
-from typing import Final, cast
+from dataclasses import dataclass, fields, replace
+from typing import Any, Final, cast
 
 from decklab.bots.base import SEED, Agent, Hint, Param, make_rng, parse_params
 from decklab.bots.explain import explained
@@ -74,41 +75,36 @@ WIN_WEIGHT: Final = 0.3
 as the expert's ``margin=0.7``: a safe win is told from a narrow one."""
 
 
+@dataclass(frozen=True)
+class FastSettings:
+    """The agent's parameters (the spec's, described in ``_PARAMS``), with their defaults."""
+
+    dets: int = 4
+    topk: int = 3
+    depth: int = 4
+    samples: int = 1
+    z: float = 0.0
+    value: str = "squashed"
+    plan: int = 1
+
+
+DEFAULT: Final = FastSettings()
+_NAMES: Final = frozenset(f.name for f in fields(FastSettings))
+
+
 class FastAgent(Agent):
     """A few candidate moves, a few shared sampled deals, short greedy rollouts."""
 
     name = "fast"
 
-    def __init__(
-        self,
-        seed: int | None = None,
-        dets: int = 4,
-        topk: int = 3,
-        depth: int = 4,
-        samples: int = 1,
-        z: float = 0.0,
-        value: str = "squashed",
-        plan: int = 1,
-        explicit: frozenset[str] = frozenset(),
-    ) -> None:
+    def __init__(self, seed: int | None = None, **given: Any) -> None:
+        """``given``: the parameters the spec names (:class:`FastSettings`' fields); they win
+        over a game's own settings, the defaults fill the rest."""
         self.rng = make_rng(seed)
-        self.z = z
-        self.value = value
-        self.samples = samples
-        self.dets = dets
-        self.topk = topk
-        self.depth = depth
-        self.plan = plan
-        self.explicit = explicit
-        self.defaults: dict[str, object] = {
-            "dets": dets,
-            "topk": topk,
-            "depth": depth,
-            "samples": samples,
-            "z": z,
-            "value": value,
-            "plan": plan,
-        }
+        self.given: Final = dict(given)
+        self.settings = FastSettings(**given)
+        """The parameters in use: ``given``, then the game's own at this table size, then
+        the defaults (see :meth:`_tune`)."""
         self.fallback = GreedyAgent(seed)
         self._tuned_for: tuple[type[GameState], int] | None = None
 
@@ -120,9 +116,8 @@ class FastAgent(Agent):
             return
         self._tuned_for = key
         own = game_settings(type(state), state.num_players)
-        for name, default in self.defaults.items():
-            got = own.get(name, default) if name not in self.explicit else default
-            setattr(self, name, got)
+        mine = {name: value for name, value in own.items() if name in _NAMES}
+        self.settings = replace(DEFAULT, **{**mine, **self.given})
 
     def reseed(self, seed: int) -> None:
         self.rng.seed(seed)
@@ -144,7 +139,7 @@ class FastAgent(Agent):
         if values_fn is not None:
             ranked = values_fn(sample, seat, rng)
             order = sorted(legal, key=lambda a: -ranked.get(a, -math.inf))  # stable: legal order
-            return order[: self.topk] if self.topk else order
+            return order[: self.settings.topk] if self.settings.topk else order
         greedy = game_greedy(type(sample))
         assert greedy is not None
         first = greedy(sample, seat, rng)
@@ -165,8 +160,9 @@ class FastAgent(Agent):
         text = {a: state.action_to_string(seat, a) for a in moves}
         if len(moves) == 1:  # the ranking kept one
             return Hint(moves[0], text[moves[0]], "the only move the game's ranking keeps")
+        settings = self.settings
         solo = state.num_players == 1
-        depth = 0 if solo else self.depth
+        depth = 0 if solo else settings.depth
         sign = -1.0 if state.info.lower_is_better else 1.0
         unit = state.info.score_unit
         if solo:
@@ -174,16 +170,16 @@ class FastAgent(Agent):
         else:
             what = f"value {values[action]:.2f} (0–1)"
         reason = (
-            f"fast: {len(moves)} candidate moves, each played on the same {self.dets} sampled "
+            f"fast: {len(moves)} candidate moves, each played on the same {settings.dets} sampled "
             f"deals followed by "
             + ("greedy play to the end" if not depth else f"{depth} greedy moves")
-            + (" (its own next move planned too)" if self.plan > 1 else "")
+            + (" (its own next move planned too)" if settings.plan > 1 else "")
             + f"; {text[action]} came out best ({what})"
         )
         hint = Hint(action, text[action], reason, values={text[a]: values[a] for a in moves})
         # values: the score alone (negated where lower is better), the plain margin, or
         # the squashed margin in [0, 1] (said, like a search's rewards, as games won)
-        in_units = solo or self.value == "margin"
+        in_units = solo or settings.value == "margin"
         return explained(state, seat, hint, unit=unit if in_units else "", lower_is_better=False)
 
     def _decide(
@@ -210,12 +206,13 @@ class FastAgent(Agent):
         if len(moves) == 1:
             return moves[0], moves, {}, None
         solo = state.num_players == 1
-        depth = 0 if solo else self.depth
+        depth = 0 if solo else self.settings.depth
+        plans = self.settings.plan - 1
         estimate = game_estimate(type(state))
         sign = -1.0 if state.info.lower_is_better else 1.0
         margins: dict[int, list[float]] = {a: [] for a in moves}
         wins: dict[int, list[float]] = {a: [] for a in moves}
-        for i in range(self.dets):
+        for i in range(self.settings.dets):
             sample = first if i == 0 else state.determinize(seat, rng)
             stream = rng.getrandbits(64)
             others = self._committed_others(sample, seat, stream, greedy)
@@ -227,7 +224,7 @@ class FastAgent(Agent):
                     if other in trial.to_act() and choice in trial.legal_actions(other):
                         trial.apply(other, choice)
                 margin, win = self._roll(
-                    trial, seat, local, greedy, depth or -1, self.plan - 1, estimate, sign, solo
+                    trial, seat, local, greedy, depth or -1, plans, estimate, sign, solo
                 )
                 margins[action].append(margin)
                 wins[action].append(win)
@@ -310,7 +307,7 @@ class FastAgent(Agent):
         ``action_values``). An empty answer: greedy's move (its hint, with ``words``).
         """
         sample = state.determinize(seat, self.rng)
-        raw = cast("dict[int, float]", expert(sample, seat, self.rng, self.samples))
+        raw = cast("dict[int, float]", expert(sample, seat, self.rng, self.settings.samples))
         if not raw:
             return (
                 self.fallback.hint(state, seat) if words else self.fallback.choose(state, seat)
@@ -321,9 +318,10 @@ class FastAgent(Agent):
     def _expert_hint(self, state: GameState, seat: int, action: int, raw: dict[int, float]) -> Hint:
         """The words for a move the game's own judge chose."""
         text = state.action_to_string(seat, action)
+        samples = self.settings.samples
         reason = (
-            f"fast: {state.info.title}'s own judge on {self.samples} sampled "
-            f"deal{'s' if self.samples > 1 else ''} ({raw[action]:.2f} "
+            f"fast: {state.info.title}'s own judge on {samples} sampled "
+            f"deal{'s' if samples > 1 else ''} ({raw[action]:.2f} "
             f"{state.info.score_unit} expected)"
         )
         values = {state.action_to_string(seat, a): float(v) for a, v in raw.items()}
@@ -364,7 +362,7 @@ class FastAgent(Agent):
         """
         if solo:
             return margins
-        if self.value == "margin":
+        if self.settings.value == "margin":
             return margins
         seen = [abs(m) for a in moves for m in margins[a]]
         scale = math.fsum(seen) / len(seen) or 1.0
@@ -391,9 +389,9 @@ class FastAgent(Agent):
         for a in moves[1:]:
             diffs = [x - y for x, y in zip(per[a], per[top], strict=True)]
             mean = math.fsum(diffs) / n
-            if n > 1 and self.z > 0.0:
+            if n > 1 and self.settings.z > 0.0:
                 var = math.fsum((d - mean) ** 2 for d in diffs) / (n - 1)
-                if mean <= self.z * math.sqrt(var / n):
+                if mean <= self.settings.z * math.sqrt(var / n):
                     continue
             elif mean <= 0.0:
                 continue
@@ -405,46 +403,52 @@ class FastAgent(Agent):
 
 _PARAMS: Final = (
     SEED,
-    Param("dets", int, 4, "sampled deals per decision, shared by every candidate", minimum=1),
+    Param(
+        "dets",
+        int,
+        DEFAULT.dets,
+        "sampled deals per decision, shared by every candidate",
+        minimum=1,
+    ),
     Param(
         "topk",
         int,
-        3,
+        DEFAULT.topk,
         "candidate moves: the game's top k by its own ranking (0: all)",
         minimum=0,
     ),
     Param(
         "depth",
         int,
-        4,
+        DEFAULT.depth,
         "greedy moves after each candidate before the position is judged (0: to the end)",
         minimum=0,
     ),
     Param(
         "samples",
         int,
-        1,
+        DEFAULT.samples,
         "where the game ships an expert of its own: the sampled deals it judges on",
         minimum=1,
     ),
     Param(
         "z",
         float,
-        0.0,
+        DEFAULT.z,
         "a move replaces the game's favourite only if better by this many standard errors",
         minimum=0.0,
     ),
     Param(
         "value",
         str,
-        "squashed",
+        DEFAULT.value,
         "how a position is judged: the squashed score margin (with the win share), or the margin",
         choices=("squashed", "margin"),
     ),
     Param(
         "plan",
         int,
-        1,
+        DEFAULT.plan,
         "own moves planned: 2 tries each of its next move's candidates in every rollout too",
         minimum=1,
         maximum=2,
@@ -454,17 +458,7 @@ _PARAMS: Final = (
 
 def _make(params: dict[str, str]) -> Agent:
     got = parse_params("fast", params, _PARAMS)
-    return FastAgent(
-        got["seed"],
-        got["dets"],
-        got["topk"],
-        got["depth"],
-        got["samples"],
-        got["z"],
-        got["value"],
-        got["plan"],
-        explicit=frozenset(params) - {"seed"},
-    )
+    return FastAgent(got["seed"], **{name: got[name] for name in params if name != "seed"})
 
 
 register_agent(
