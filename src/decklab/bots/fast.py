@@ -77,7 +77,11 @@ as the expert's ``margin=0.7``: a safe win is told from a narrow one."""
 
 @dataclass(frozen=True)
 class FastSettings:
-    """The agent's parameters (the spec's, described in ``_PARAMS``), with their defaults."""
+    """The agent's parameters (the spec's, described in ``_PARAMS``), with their defaults.
+
+    One record, so that a game's own settings and the spec's are laid over the defaults
+    in one step, and the spec's schema takes its defaults from here.
+    """
 
     dets: int = 4
     topk: int = 3
@@ -116,8 +120,8 @@ class FastAgent(Agent):
             return
         self._tuned_for = key
         own = game_settings(type(state), state.num_players)
-        mine = {name: value for name, value in own.items() if name in _NAMES}
-        self.settings = replace(DEFAULT, **{**mine, **self.given})
+        known = {name: value for name, value in own.items() if name in _NAMES}  # others: ignored
+        self.settings = replace(DEFAULT, **{**known, **self.given})
 
     def reseed(self, seed: int) -> None:
         self.rng.seed(seed)
