@@ -98,15 +98,9 @@ class Moment:
         return self.moves[0].text if self.moves else ""
 
 
-_HOOKS: dict[tuple[str, str], Callable[..., Any] | None] = {}
-
-
 def _hook(cls: type[GameState], function: str) -> Callable[..., Any] | None:
     """``decklab.games.<package>.story.<function>`` for the game of ``cls``, or None."""
-    key = (cls.__module__, function)
-    if key not in _HOOKS:
-        _HOOKS[key] = game_function(cls, "story", function)
-    return _HOOKS[key]
+    return game_function(cls, "story", function)
 
 
 def _viewer_name(viewer: Viewer) -> str | None:

@@ -22,14 +22,9 @@ from decklab.engine.state import GameState
 
 EventsFn = Callable[[GameState], dict[str, int]]
 
-_FOUND: dict[type[GameState], EventsFn | None] = {}
-
-
 def game_events(cls: type[GameState]) -> EventsFn | None:
     """The game's ``events(state)``, or None if its folder has no ``metrics`` module."""
-    if cls not in _FOUND:
-        _FOUND[cls] = cast(EventsFn | None, game_function(cls, "metrics", "events"))
-    return _FOUND[cls]
+    return cast(EventsFn | None, game_function(cls, "metrics", "events"))
 
 
 def events_of(state: GameState) -> dict[str, int]:
