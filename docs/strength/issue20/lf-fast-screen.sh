@@ -12,6 +12,7 @@
 # greedy's rating), beta=B (+ B x the seat's own expected best swap next turn on the
 # grid it leaves), w2=W (- W x the later opponents' best moves on that grid).
 # deep=1 (a whole round enumerated, see the .txt), myw=W (its last term).
+# nojudge=1: no judge, so `fast` plays its generic rollouts.
 # One output line a variant: the first seat's win share, its 95% Wilson interval, the
 # mean score and the wall ms a decision (2 workers, loaded machine).
 n=$1; g=$2; seed=$3; shift 3
