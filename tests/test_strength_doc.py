@@ -267,3 +267,26 @@ def test_a_levels_row_says_which_level_is_ahead(build: ModuleType) -> None:
     cabin["ratings"][0].update(low=-90, high=-10)
     cabin["ratings"][1].update(low=10, high=90)
     assert "stronger ahead (paired)" in build._levels_body(solo, cabin)
+
+
+def test_the_fast_bots_volume_runs_back_the_summary_line(build: ModuleType) -> None:
+    """Issue 20's item 3 says `fast` beats greedy in Lonely Face at 3 and 4 players on
+    the long runs: each run's interval lies above the fair share, and the summary
+    quotes the run's own rate, interval and game count."""
+    summary = (DOCS / "strength.src.md").read_text(encoding="utf-8")
+    item = summary[summary.index("3. **A fast bot.**") : summary.index("4. **Levels**")]
+    item = " ".join(item.split())
+    volume = [r for r in build.runs() if r.section == "volume"]
+    assert {r.seats for r in volume} == {3, 4}
+    for run in volume:
+        record = build.load(run)
+        assert record is not None, f"{run.id} is not made"
+        first = record["result"]["per_agent"][0]
+        assert first["label"] == "fast"
+        assert first["win_low"] > 1 / run.seats, f"{run.id}: not above the fair share"
+        games = f"{record['result']['games']:,}"
+        quoted = (
+            f"{100 * first['win_rate']:.1f}% ({100 * first['win_low']:.1f}–"
+            f"{100 * first['win_high']:.1f}) of {games}"
+        )
+        assert quoted in item, f"the summary does not quote {quoted!r}"
