@@ -26,6 +26,7 @@ SEARCH_BOTS = (
     "margin=0.7,purify=0.5,gamma=0.3,seed=3",
     "ismcts:iters=24,root=race,rollout=greedy,depth=8,prior=greedy,model=1,topk=4,"
     "margin=0.7,seed=3",
+    "ismcts:iters=16,rollout=greedy,depth=8,prior=greedy,look=3,seed=3",
     "pimc:iters=16,dets=2,seed=3",
     "cheat:iters=16,seed=3",
     "cheat:iters=24,root=race,rollout=greedy,depth=8,prior=greedy,model=1,topk=4,margin=0.7,seed=3",

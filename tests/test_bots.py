@@ -16,7 +16,7 @@ from decklab.bots.base import Agent
 from decklab.bots.cheat import CheatAgent
 from decklab.bots.greedy import GreedyFn, game_greedy
 from decklab.bots.ismcts import IsmctsAgent
-from decklab.bots.search import Bandit, Tree, guided_rollout
+from decklab.bots.search import Bandit, Tree, guided_rollout, lookahead_player
 from decklab.engine import gamecode
 from decklab.engine.checks import canonical
 from decklab.engine.info import GameInfo
@@ -559,6 +559,41 @@ def test_model_makes_the_other_seats_play_the_prior_in_the_tree(
         for child in trees[0].root.kids[0].values():
             seen.update(child.kids.get(1, {}))
         assert seen == replies
+
+
+def test_look_gives_the_searching_seat_its_own_rollout_player(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """look=K: the searching seat's rollout moves are the best of the game's top K one
+    move ahead (by its estimate); every other seat keeps the greedy player."""
+    _give_greedy(monkeypatch, GuessState, _guess_greedy)  # always guesses 3
+
+    def rated(state: GameState, seat: int, rng: random.Random) -> dict[int, float]:
+        return {1: 3.0, 2: 2.0, 3: 1.0}
+
+    def scores_so_far(state: GameState) -> list[float]:
+        return [float(x) for x in state.scores()]  # in a sampled world: that world's cards
+
+    monkeypatch.setitem(gamecode._FOUND, (GuessState, "greedy", "action_values"), rated)
+    monkeypatch.setitem(gamecode._FOUND, (GuessState, "greedy", "expected_scores"), scores_so_far)
+    for deal in range(8):
+        state = GuessState.new(seed=deal)
+        for spec, seat, guesses in (
+            ("", 0, [3, 3]),
+            (",look=3", 0, [state.hands[1], 3]),
+            (",look=3", 1, [3, state.hands[0]]),
+            (",look=1", 0, [1, 3]),  # the top move alone: the rating's best, not greedy's
+        ):
+            agent = make_agent(f"ismcts:iters=1,rollout=greedy{spec},seed=1")
+            assert isinstance(agent, IsmctsAgent)
+            rollout, note = agent.rollout_policy(state, seat)
+            played = state.clone()
+            rollout(played, random.Random(0))
+            assert played.guesses == guesses
+            assert ("a move ahead" in note) == bool(spec)
+    # a tie one move ahead keeps the better-rated move
+    flat = lookahead_player(lambda st, s, r: {1: 0.0, 2: 5.0, 3: 1.0}, lambda st: [0.0, 0.0], 3)
+    assert flat(GuessState.new(seed=0), 0, random.Random(0)) == 2
 
 
 def test_topk_searches_only_the_games_best_ranked_moves() -> None:

@@ -250,6 +250,56 @@ def guided_rollout(
     return rollout
 
 
+ChooseFn = Callable[[GameState, int, random.Random], int]
+"""A rollout player: the move for a seat in a state."""
+
+
+def lookahead_player(
+    values: Callable[[GameState, int, random.Random], dict[int, float]],
+    estimate: Callable[[GameState], list[float]],
+    k: int,
+) -> ChooseFn:
+    """The best of the game's ``k`` best-rated moves, judged one move ahead by its estimate.
+
+    Each candidate (the ``k`` moves ``values`` rates highest) is played on a copy
+    and the copy is judged by the game's ``expected_scores``: the seat's estimated
+    margin over the best other seat; a tie keeps the better-rated move. Why: the
+    searching seat will play its later moves by search, not by the rating alone,
+    and a rollout that plays them by the rating alone values its root moves as a
+    rule-based player's future would.
+    """
+
+    def play(state: GameState, seat: int, rng: random.Random) -> int:
+        rated = values(state, seat, rng)
+        if len(rated) == 1:
+            return next(iter(rated))
+        ranked = sorted(rated, key=lambda a: (-rated[a], a))[:k]
+        best = ranked[0]
+        best_score = -math.inf
+        for action in ranked:
+            child = state.clone()
+            child.apply(seat, action)
+            if child.to_act():
+                scores = estimate(child)
+            else:
+                scores = [float(x) for x in child.scores()]
+            score = Tree.margins(child, scores)[seat]
+            if score > best_score + 1e-9:
+                best, best_score = action, score
+        return best
+
+    return play
+
+
+def per_seat(choose: ChooseFn, own: ChooseFn, me: int) -> ChooseFn:
+    """``own`` for seat ``me``, ``choose`` for every other seat: a rollout player per seat."""
+
+    def play(state: GameState, seat: int, rng: random.Random) -> int:
+        return own(state, seat, rng) if seat == me else choose(state, seat, rng)
+
+    return play
+
+
 def in_simultaneous_round(state: GameState) -> bool:
     """Whether the seats to act choose at once: several to act, or a game of simultaneous rounds.
 
@@ -739,6 +789,14 @@ SEARCH_PARAMS: Final[tuple[Param, ...]] = (
         "search only the k moves the game's own ranking likes best at a node (0: all)",
         minimum=0,
     ),
+    Param(
+        "look",
+        int,
+        0,
+        "in greedy rollouts the searching seat plays the best of the game's top `look` moves "
+        "judged one move ahead by its estimate (0: greedy, like every seat)",
+        minimum=0,
+    ),
 )
 DEFAULT_ITERS: Final = 1000
 
@@ -853,8 +911,11 @@ class SearchAgent(Agent):
         model: float = 0.0,
         purify: float = 0.0,
         topk: int = 0,
+        look: int = 0,
     ) -> None:
         self.topk = topk
+        self.look = look
+        """The searching seat's rollout moves: the best of the top ``look`` one move ahead (0: greedy)."""
         self._values_fn: Callable[[GameState, int, random.Random], dict[int, float]] | None = None
         self._estimate_fn: Callable[[GameState], list[float]] | None = None
         self.model = model
@@ -898,6 +959,7 @@ class SearchAgent(Agent):
                     "model",
                     "purify",
                     "topk",
+                    "look",
                 )
             },
         }
@@ -927,8 +989,13 @@ class SearchAgent(Agent):
             self._estimate_fn,
         )
 
-    def rollout_policy(self, state: GameState) -> tuple[RolloutPolicy, str]:
-        """The rollout policy for this game, and a note when greedy was asked for but is missing."""
+    def rollout_policy(self, state: GameState, seat: int = -1) -> tuple[RolloutPolicy, str]:
+        """The rollout policy for this game, and a note when greedy was asked for but is missing.
+
+        With ``look`` (and a game that rates moves and estimates scores), ``seat``, the
+        searching one, plays its own rollout moves by :func:`lookahead_player`, the
+        other seats by the game's greedy player.
+        """
         rule_based = game_greedy(type(state))
         self._prior_fn = rule_based if self.prior == "greedy" else None
         self._values_fn = game_values(type(state)) if self.topk else None
@@ -950,6 +1017,11 @@ class SearchAgent(Agent):
             )
         if self.rollout == "greedy":
             assert rule_based is not None
+            values = game_values(type(state))
+            if self.look and seat >= 0 and values is not None and self._estimate_fn is not None:
+                own = lookahead_player(values, self._estimate_fn, self.look)
+                rule_based = per_seat(rule_based, own, seat)
+                note += f", its own rollout moves the best of the top {self.look} a move ahead"
             if not depth:
                 return policy_rollout(rule_based), f"{note}, greedy rollouts"
             return guided_rollout(rule_based, 1.0, depth=depth), f"{note}, greedy rollouts{cut}"
@@ -978,7 +1050,7 @@ class SearchAgent(Agent):
             only = legal[0]
             return Hint(only, state.action_to_string(seat, only), "the only legal action")
         simultaneous = in_simultaneous_round(state)
-        rollout, note = self.rollout_policy(state)
+        rollout, note = self.rollout_policy(state, seat)
         trees, how = self.search(state, seat, rollout)
         iterations = sum(t.iterations for t in trees)
         stats = root_stats(trees, seat, legal, simultaneous)
