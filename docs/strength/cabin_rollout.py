@@ -8,7 +8,9 @@ with it, a fair player makes DEPTH decisions and the bound judges the rest
 
 Deal N is ``CabinState.new(1, seed=N)``; the player is asked as the ``expert`` agent
 asks a game's own expert (a sampled deal first, then the judge on it, the agent's
-``make_rng(N)`` stream), so it reads only the view. Its score is paired with the
+``make_rng(N)`` stream), so it reads only the view. The rollouts draw from a stream
+of their own seeded from the agent's state without drawing from it, so the game
+differs from the expert's only from the first move the judge changes. Its score is paired with the
 expert's and the bound's on the same deal from ``cabin-2000.json`` (deals 0–1999,
 made by ``cabin_deals.py``). One JSON line a deal (score, CPU seconds per decision,
 the slowest decision, decisions judged by rollouts, moves changed from the bound's
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 import statistics
 import sys
 import time
@@ -48,10 +51,13 @@ def one_deal(args: tuple[int, tuple[float, int, int, float, int]]) -> dict[str, 
         order = rollout.candidates(sample, 0, rng, margin)
         action = order[0]
         if len(order) > 1:
+            # a stream of its own, seeded from the agent's without drawing from it: where
+            # the judge keeps the bound's best, the game goes on exactly as the expert's
+            sub = random.Random(str(rng.getstate()))
             if depth < 0:
-                got = rollout.outcomes(sample, 0, rng, order, rollouts, inner)
+                got = rollout.outcomes(sample, 0, sub, order, rollouts, inner)
             else:
-                got = rollout.shallow(sample, 0, rng, order, rollouts, depth, inner)
+                got = rollout.shallow(sample, 0, sub, order, rollouts, depth, inner)
             action = rollout.choose(got, order, switch)
             judged += 1
             changed += action != order[0]
