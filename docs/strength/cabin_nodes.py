@@ -57,7 +57,12 @@ def one_deal(args: tuple[int, int, int, float]) -> dict[str, float]:
         slowest = max(slowest, took)
         decisions += 1
         state.apply(0, action)
-    return {"deal": deal, "nodes": state.scores()[0], "cpu": cpu / max(1, decisions), "slowest": slowest}
+    return {
+        "deal": deal,
+        "nodes": state.scores()[0],
+        "cpu": cpu / max(1, decisions),
+        "slowest": slowest,
+    }
 
 
 def main() -> None:
@@ -68,19 +73,29 @@ def main() -> None:
     known = {row["deal"]: row for row in json.loads((HERE / "cabin-2000.json").read_text())["rows"]}
     rows = []
     with ProcessPoolExecutor(workers) as pool:
-        for row in pool.map(one_deal, [(d, nodes, samples, penalty) for d in range(first, first + count)]):
+        for row in pool.map(
+            one_deal, [(d, nodes, samples, penalty) for d in range(first, first + count)]
+        ):
             row["bound"] = known[row["deal"]]["clairvoyant"]
             row["expert"] = known[row["deal"]]["expert"]
             rows.append(row)
             print(json.dumps(row), flush=True)
     diff, half = interval([r["nodes"] - r["expert"] for r in rows])
     gap, gap_half = interval([r["nodes"] - r["bound"] for r in rows])
-    print(json.dumps({
-        "deals": [first, first + count - 1], "nodes": nodes, "samples": samples, "penalty": penalty,
-        "gap": [gap, gap_half], "minus_expert": [diff, half],
-        "cpu_per_decision": statistics.fmean(r["cpu"] for r in rows),
-        "slowest": max(r["slowest"] for r in rows),
-    }))
+    print(
+        json.dumps(
+            {
+                "deals": [first, first + count - 1],
+                "nodes": nodes,
+                "samples": samples,
+                "penalty": penalty,
+                "gap": [gap, gap_half],
+                "minus_expert": [diff, half],
+                "cpu_per_decision": statistics.fmean(r["cpu"] for r in rows),
+                "slowest": max(r["slowest"] for r in rows),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

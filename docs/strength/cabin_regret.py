@@ -57,8 +57,15 @@ def main() -> None:
         print(deal, bound, state.scores()[0], flush=True)
     print("mean gap", total / count, "deals", count)
     for phase in PHASES:
-        print(phase, "decisions", decisions[phase], "points", by_phase[phase] / count,
-              "per deal; costly share", costly[phase] / max(1, decisions[phase]))
+        print(
+            phase,
+            "decisions",
+            decisions[phase],
+            "points",
+            by_phase[phase] / count,
+            "per deal; costly share",
+            costly[phase] / max(1, decisions[phase]),
+        )
     for move, pts in by_move.most_common():
         print(" ", move, round(pts / count, 3))
 

@@ -1,10 +1,13 @@
 """The Cabin: the expert against the close-candidate rollout judge, paired per deal.
 
-    python docs/strength/cabin_rollout.py FIRST COUNT MARGIN,ROLLOUTS,INNER,SWITCH[,DEPTH] [WORKERS]
+    python docs/strength/cabin_rollout.py FIRST COUNT MARGIN,ROLLOUTS,INNER,SWITCH[,DEPTH[,SEA]] \
+        [WORKERS] [BASELINE]
 
 Without DEPTH each close candidate is played out to the end (``rollout.outcomes``);
 with it, a fair player makes DEPTH decisions and the bound judges the rest
-(``rollout.shallow``).
+(``rollout.shallow``); DEPTH -1 is "to the end". SEA 1: no rollouts once the sea
+is empty (the expert's own search decides there). BASELINE: a file of
+``cabin_nodes.py`` lines whose scores replace the expert's of ``cabin-2000.json``.
 
 Deal N is ``CabinState.new(1, seed=N)``; the player is asked as the ``expert`` agent
 asks a game's own expert (a sampled deal first, then the judge on it, the agent's
@@ -30,13 +33,13 @@ from pathlib import Path
 
 from decklab.bots.base import make_rng
 from decklab.games.cabin import rollout
-from decklab.games.cabin.state import CabinState
+from decklab.games.cabin.state import TAKE, CabinState
 
 HERE = Path(__file__).parent
 
 
-def one_deal(args: tuple[int, tuple[float, int, int, float, int]]) -> dict[str, float]:
-    deal, (margin, rollouts, inner, switch, depth) = args
+def one_deal(args: tuple[int, tuple[float, int, int, float, int, int]]) -> dict[str, float]:
+    deal, (margin, rollouts, inner, switch, depth, sea_only) = args
     state = CabinState.new(1, seed=deal)
     rng = make_rng(deal)
     cpu = slowest = 0.0
@@ -50,7 +53,7 @@ def one_deal(args: tuple[int, tuple[float, int, int, float, int]]) -> dict[str, 
         sample = state.determinize(0, rng)
         order = rollout.candidates(sample, 0, rng, margin)
         action = order[0]
-        if len(order) > 1:
+        if len(order) > 1 and (sea_only <= 0 or state.phase != TAKE):
             # a stream of its own, seeded from the agent's without drawing from it: where
             # the judge keeps the bound's best, the game goes on exactly as the expert's
             sub = random.Random(str(rng.getstate()))
@@ -86,9 +89,15 @@ def interval(xs: list[float]) -> tuple[float, float]:
 def main() -> None:
     first, count = int(sys.argv[1]), int(sys.argv[2])
     m, r, i, s, *d = sys.argv[3].split(",")
-    params = (float(m), int(r), int(i), float(s), int(d[0]) if d else -1)
+    depth = int(d[0]) if d else -1
+    params = (float(m), int(r), int(i), float(s), depth, int(d[1]) if len(d) > 1 else 0)
     workers = int(sys.argv[4]) if len(sys.argv) > 4 else 1
     known = {row["deal"]: row for row in json.loads((HERE / "cabin-2000.json").read_text())["rows"]}
+    if len(sys.argv) > 5:  # the expert's scores from another run (cabin_nodes.py's lines)
+        for line in Path(sys.argv[5]).read_text().splitlines():
+            row = json.loads(line)
+            if "deal" in row:
+                known[row["deal"]] = {**known[row["deal"]], "expert": row["nodes"]}
     rows = []
     with ProcessPoolExecutor(workers) as pool:
         for row in pool.map(one_deal, [(d, params) for d in range(first, first + count)]):
@@ -110,7 +119,8 @@ def main() -> None:
                 "cpu_per_decision": statistics.fmean(r["cpu"] for r in rows),
                 "slowest": max(r["slowest"] for r in rows),
                 "judged_share": sum(r["judged"] for r in rows) / sum(r["decisions"] for r in rows),
-                "changed_share": sum(r["changed"] for r in rows) / sum(r["decisions"] for r in rows),
+                "changed_share": sum(r["changed"] for r in rows)
+                / sum(r["decisions"] for r in rows),
             }
         )
     )

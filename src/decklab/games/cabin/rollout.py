@@ -54,11 +54,12 @@ def candidates(
 
 
 def play_out(state: CabinState, seat: int, stream: random.Random, inner: int) -> float:
-    """The squid points a fair player (the expert on ``inner`` samples) loses from ``state``."""
+    """The squid points a fair player (the expert on ``inner`` samples, by the bound alone:
+    the cheap one) loses from ``state``."""
     start = state.points
     while not state.is_terminal():
         moves = state.legal_actions(seat)
-        move = moves[0] if len(moves) == 1 else expert_action(state, seat, stream, inner)
+        move = moves[0] if len(moves) == 1 else expert_action(state, seat, stream, inner, 0)
         state.apply(seat, move)
     return state.points - start
 
@@ -124,7 +125,7 @@ def shallow(
                 if len(legal) == 1:
                     trial.apply(seat, legal[0])
                     continue
-                trial.apply(seat, expert_action(trial, seat, stream, inner))
+                trial.apply(seat, expert_action(trial, seat, stream, inner, 0))
                 made += 1
             got[action].append(trial.points - before + bound(trial))
     return got
