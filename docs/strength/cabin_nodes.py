@@ -7,7 +7,8 @@ lowest is played: a probe of whether the sampled bound over-rates taking the
 unseen cabin card.
 
 NODES < 0: |NODES| nodes only once the sea is empty (the take phase, C4), the
-bound alone before.
+bound alone before; with SEA_LEFT (env, default -1) also on sea turns with at most
+that many sea cards still face down.
 
 The expert's own judge (``expert.expert_action``) with ``nodes`` solver nodes per
 choice and sampled deal on top of the admissible bound (``_evaluate``), asked as
@@ -19,6 +20,7 @@ then the mean paired difference with its 95% interval.
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import sys
 import time
@@ -30,6 +32,7 @@ from decklab.games.cabin import expert
 from decklab.games.cabin.state import ANCHOR_CABIN, TAKE, CabinState
 
 HERE = Path(__file__).parent
+SEA_LEFT = int(os.environ.get("SEA_LEFT", "-1"))
 sys.path.insert(0, str(HERE))
 from cabin_rollout import interval  # noqa: E402
 
@@ -47,7 +50,8 @@ def one_deal(args: tuple[int, int, int, float]) -> dict[str, float]:
             continue
         start = time.process_time()
         sample = state.determinize(0, rng)
-        budget = nodes if nodes >= 0 else (-nodes if state.phase == TAKE else 0)
+        late = state.phase == TAKE or len(state.sea) <= SEA_LEFT
+        budget = nodes if nodes >= 0 else (-nodes if late else 0)
         values = expert.action_values(sample, 0, rng, samples, budget)
         if ANCHOR_CABIN in values:
             values[ANCHOR_CABIN] += penalty

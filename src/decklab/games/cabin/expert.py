@@ -70,9 +70,9 @@ bound cannot choose: it ignores the order in which cards come from different pil
 taking from the deep sea, the beach or the cabin first is often the same to it, and the
 expert took the first legal one by a tie in 100 of its 610 decisions on deals 0–9.
 The endgame is small, so the search mostly finishes and the choice follows the
-sampled deals' exact values: on deals 200–399 that saved 0.34 squid points a deal
-(0.16–0.52, paired with the bound-only expert; issue 20), at 5 ms a decision on
-average, the slowest 0.1 s (compiled)."""
+sampled deals' exact values: on deals 200–599 that saved 0.31 squid points a deal
+(0.19–0.42, paired with the bound-only expert; issue 20), at 5 ms a decision on
+average, the slowest 0.11 s (compiled)."""
 
 _KIND_ACTION: Final = {
     K_CABIN: ANCHOR_CABIN,
