@@ -238,3 +238,28 @@ def test_fair_values_never_read_the_hidden_order() -> None:
                 checked += 1
             state.apply(0, greedy_action(state, 0, rng))
     assert checked == 6 and differ >= 4  # the hidden cards really were different
+
+
+def test_the_take_phase_is_judged_by_search_and_reads_no_hidden_card() -> None:
+    """Once the sea is empty the bound often cannot tell the piles apart; there the expert
+    searches by default (``TAKE_NODES``), which changes some values, and two states that
+    differ only in hidden cards still get the same values (issue 20)."""
+    from decklab.games.cabin.expert import TAKE_NODES
+    from decklab.games.cabin.state import TAKE
+
+    rng = random.Random(4)
+    checked = differ = changed = 0
+    for seed in range(6):
+        state = CabinState.new(seed=seed)
+        while not state.is_terminal() and checked < 8:
+            if state.phase == TAKE and len(state.legal_actions(0)) > 1 and rng.random() < 0.5:
+                other = state.determinize(0, random.Random(seed * 100 + checked))
+                assert other.view(0) == state.view(0)
+                differ += (other.cabin, other.beach) != (state.cabin, state.beach)
+                got = action_values(state, 0, random.Random(2), 2)
+                assert got == action_values(other, 0, random.Random(2), 2)
+                assert got == action_values(state, 0, random.Random(2), 2, TAKE_NODES)
+                changed += got != action_values(state, 0, random.Random(2), 2, 0)
+                checked += 1
+            state.apply(0, greedy_action(state, 0, rng))
+    assert checked == 8 and differ >= 3 and changed >= 1
