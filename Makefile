@@ -63,10 +63,15 @@ test: $(STAMP) system-deps build
 	$(BIN)/mypy
 	$(BIN)/pytest -q -n $(JOBS)
 
-# The pure-Python fallback must behave exactly as the compiled build: the whole suite
-# again, with the compiled modules switched off.
-test-pure: $(STAMP) system-deps
-	DECKLAB_PURE=1 $(BIN)/pytest -q -n $(JOBS)
+# The pure-Python fallback must behave exactly as the compiled build: the suite again,
+# with the compiled modules switched off, but for the tests marked `once` (the web
+# platform's: tests/server, tests/web, tests/deploy). The builds differ only in the
+# compiled modules (decklab/_native.py's COMPILED: engine, games, bots' search); every
+# test of those runs here, tests/test_build.py's move-for-move comparison of both
+# builds included. The platform's tests test the interpreted layers above them, the
+# same code on either build: tests/conftest.py gives the whole argument.
+test-pure: $(STAMP)
+	DECKLAB_PURE=1 $(BIN)/pytest -q -n $(JOBS) -m "not once"
 
 # Stable-Baselines3 through the Gymnasium interface (MaskablePPO on the Cabin). Its own
 # extra and target because it pulls torch, gigabytes of CUDA libraries: .ci/run runs it,

@@ -10,7 +10,7 @@ import pytest
 from decklab.engine import checks
 from decklab.engine.playthrough import CASES, case_filename, playthrough
 from decklab.engine.registry import game_names, get_game
-from decklab.engine.state import ALL
+from decklab.engine.state import ALL, seat_name
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -58,6 +58,30 @@ def test_random_playouts_terminate_and_keep_invariants(game: str, players: int) 
             assert len(state.scores()) == players
             winners = state.winners()
             assert all(0 <= w < players for w in winners)
+
+
+@pytest.mark.parametrize(("game", "players"), GAME_COUNTS, ids=IDS)
+def test_a_missed_deadline_forfeits_or_skips_as_the_engine_says(game: str, players: int) -> None:
+    # What a turn-based table asks a game when a seat's clock runs out (the server's
+    # deadlines), asked directly here: make test-pure leaves the server's tests out, and
+    # these compiled methods must be checked on the pure build too (tests/conftest.py).
+    state = get_game(game).new(players, seed=5)
+    rng = random.Random(5)
+    for _ in range(3):  # in mid-game, where a forfeit happens
+        if state.is_terminal():
+            break
+        seat = state.to_act()[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    history = list(state.history)
+    for seat in range(players):
+        got = state.forfeit_result(seat)
+        assert got["terminal"] is True and got["forfeit"] == seat_name(seat)
+        assert got["scores"] == state.result()["scores"]
+        assert got["winners"] == [seat_name(i) for i in range(players) if i != seat]
+        assert got["ranks"] == {seat_name(i): players if i == seat else 1 for i in range(players)}
+        skip = state.skip_action(seat)
+        assert skip is None or (seat in state.to_act() and skip in state.legal_actions(seat))
+    assert state.history == history  # the state is left as it stands
 
 
 @pytest.mark.parametrize(("game", "players"), GAME_COUNTS, ids=IDS)

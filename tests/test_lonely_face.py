@@ -921,6 +921,7 @@ def test_options_are_validated() -> None:
         ({"grid": QUIET.split()[:15]}, "16 cells"),
         ({"grid": ["ZZ", *QUIET.split()[1:]]}, "not a card"),
         ({"grid": ["2H", *QUIET.split()[1:]]}, "2H is both in"),
+        ({"hands": [["TS", "JS", "QS"], ["TS", "JH", "QH"]]}, "TS is both in p1's hand"),
         ({"hands": [["TS", "JS", "QS"], ["TH", "JH", "QH"], []]}, "list of 2 hands"),
         ({"piles": [["2D", "3C"], []]}, "not a pair"),
         ({"piles": [["2D"], []]}, "even number"),

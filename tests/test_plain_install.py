@@ -18,6 +18,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# The fresh venv installs and runs pure Python (DECKLAB_PURE=1, and no mypyc there) on
+# either build of this one, so make test-pure would only repeat it (tests/conftest.py).
+pytestmark = pytest.mark.once
+
 HELP = [
     "games", "rules", "deal", "replay", "play", "stats", "bots", "arena", "simulate",
     "sweep", "tune", "skill", "report", "redact", "verify-deal", "serve", "db",

@@ -15,6 +15,10 @@ from web.live import LiveServer  # tests/web (tests/ is on sys.path)
 from web.test_play import create_from_lobby
 from web.ui import offered, play_on_cards, server_legal, wait_turn
 
+# A browser test of the web platform, as tests/web's: run once, by make test, not again
+# by make test-pure (tests/conftest.py says why); goofspiel's rules are tested there.
+pytestmark = pytest.mark.once
+
 
 @pytest.fixture(scope="module")
 def live_plugins(plugins: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
