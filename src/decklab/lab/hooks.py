@@ -22,6 +22,7 @@ from decklab.engine.state import GameState
 
 EventsFn = Callable[[GameState], dict[str, int]]
 
+
 def game_events(cls: type[GameState]) -> EventsFn | None:
     """The game's ``events(state)``, or None if its folder has no ``metrics`` module."""
     return cast(EventsFn | None, game_function(cls, "metrics", "events"))
