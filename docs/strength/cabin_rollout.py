@@ -32,7 +32,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from decklab.bots.base import make_rng
-from decklab.games.cabin import rollout
+import cabin_judges as rollout  # noqa: E402  (this folder: the experiment's judges)
 from decklab.games.cabin.state import TAKE, CabinState
 
 HERE = Path(__file__).parent
