@@ -104,9 +104,14 @@ def client(database_url: str, bot_pool: BotPool) -> Iterator[TestClient]:
 
 @pytest.fixture
 def hasty_client(database_url: str, bot_pool: BotPool) -> Iterator[TestClient]:
-    """As ``client``, with a grace of 0.3 s: a seat left empty goes to a bot at once."""
+    """As ``client``, with a grace of 0.3 s: a seat left empty goes to a bot at once.
+    Heartbeats are an hour apart: the leaver test's connections never answer pings, and
+    with quick ones a slow machine closed the seated page as silent (two beats, 2 s),
+    so a bot took p1 too and the test's count of versions failed in CI."""
     app = create_app(
-        fast_settings(database_url=database_url, grace_s=0.3), pool=bot_pool, heavy_pool=bot_pool
+        fast_settings(database_url=database_url, grace_s=0.3, heartbeat_s=3600.0),
+        pool=bot_pool,
+        heavy_pool=bot_pool,
     )
     with TestClient(app, base_url="http://testserver") as test_client:
         yield test_client
