@@ -299,3 +299,33 @@ def test_the_fast_bots_volume_runs_back_the_summary_line(build: ModuleType) -> N
             f"{100 * first['win_high']:.1f}) of {games}"
         )
         assert quoted in item, f"the summary does not quote {quoted!r}"
+
+
+def _fairness_record(wins: list[float], games: int) -> dict[str, Any]:
+    seats = [{"label": f"p{i + 1}", "games": games, "wins": w} for i, w in enumerate(wins)]
+    return {"tables": [{"players": len(wins), "games": games, "seats": seats}]}
+
+
+def test_a_second_seed_is_pooled_with_the_first_by_adding_each_seats_wins(
+    build: ModuleType, tmp_path: Path
+) -> None:
+    """Planted records: 30–10 on the first seed and 20–20 on the second pool to 50–30 of
+    80 games, χ² = (10² + 10²) / 40 = 5.0 on 1 dof, p = 0.025 (by hand): no seat effect
+    at the 0.01 line, though the first seed alone (χ² = 10, p = 0.0016) had one. A
+    second seed whose first is not made is left out, not pooled with nothing."""
+    every = [r for r in build.runs() if r.id.startswith("fairness-")]
+    first = next(r for r in every if r.id == "fairness-facade-expert-2")
+    second = next(r for r in every if r.id == f"fairness-facade-expert-2-seed{build.SECOND_SEED}")
+    lonely = next(r for r in every if r.section == "fairness-second" and r.game == "notorious")
+    for run, wins in ((first, [30.0, 10.0]), (second, [20.0, 20.0]), (lonely, [5.0, 5.0, 5.0])):
+        record = {"id": run.id, "command": run.command, "result": _fairness_record(wins, 40)}
+        build._write(tmp_path / f"{run.id}.json", record)
+    text = build.pooled_fairness([second, lonely], every, tmp_path)
+    lines = [line for line in text.splitlines() if line.startswith("- ")]
+    assert lines == [
+        "- Façade at 2, seeds 2026 and 2027 pooled (80 games): 62.5, 37.5%; χ² = 5.00, 1 dof,"
+        " p = 0.025: no seat effect."
+    ]
+    assert build.pooled_fairness([lonely], every, tmp_path).endswith(
+        "no second-seed table is made yet."
+    )

@@ -678,7 +678,8 @@ def pooled_fairness(chosen: Sequence[Run], every: Sequence[Run], runs_dir: Path 
         first = by_id.get(f"fairness-{run.game}-expert-{run.seats}")
         if first is None or state(run, runs_dir) != "done" or state(first, runs_dir) != "done":
             continue
-        tables = [load(r, runs_dir)["result"]["tables"][0] for r in (first, run)]  # type: ignore[index]
+        records = [load(r, runs_dir) for r in (first, run)]
+        tables = [rec["result"]["tables"][0] for rec in records if rec is not None]
         games = sum(t["games"] for t in tables)
         wins = [sum(t["seats"][i]["wins"] for t in tables) for i in range(run.seats)]
         chi2, dof, p = equal_shares_chi2(wins)
