@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 DOCS = Path(__file__).parent.parent / "docs"
+HERE = DOCS / "strength"
 
 
 @pytest.fixture(scope="module")
@@ -329,3 +330,36 @@ def test_a_second_seed_is_pooled_with_the_first_by_adding_each_seats_wins(
     assert build.pooled_fairness([lonely], every, tmp_path).endswith(
         "no second-seed table is made yet."
     )
+
+
+def test_the_budget_plot_draws_the_budget_tables_records(build: ModuleType) -> None:
+    """Every budget run made is a point of its game's curve with the record's own rate and
+    interval (the Cabin: mean squid points), and its CPU a game; the page embeds the plot."""
+    pytest.importorskip("matplotlib")
+    sys.path.insert(0, str(HERE))
+    try:
+        import budget_plot
+    finally:
+        sys.path.remove(str(HERE))
+    data = budget_plot.curves()
+    made = [r for r in build.runs() if r.section == "budget" and build.state(r) == "done"]
+    assert sum(len(e["points"]) for e in data.values()) == len(made) > 0
+    for run in made:
+        record = build.load(run)
+        first = record["result"]["per_agent"][0]
+        entry = data[run.game]
+        budget = int(run.id.rsplit("-", 1)[1])
+        point = next(p for p in entry["points"] if p[0] == budget)
+        keys = (
+            ("mean_score", "score_low", "score_high")
+            if run.seats == 1
+            else ("win_rate", "win_low", "win_high")
+        )
+        assert point[1:] == tuple(first[k] for k in keys)
+        assert entry["fair"] == (None if run.seats == 1 else 1 / run.seats)
+        cpu = next(c for c in entry["cpu"] if c[0] == budget)
+        assert cpu[1] == pytest.approx(record["cpu_s"] / record["result"]["games"])
+        assert cpu[2] == (record["machine"]["build"] == "pure")
+    page = (DOCS / "strength.md").read_text(encoding="utf-8")
+    assert "](strength/budget.png)" in page
+    assert (HERE / "budget.png").exists()
