@@ -13,10 +13,14 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from decklab.games.cabin import expert
 from decklab.games.cabin.solver import solve
 from decklab.games.cabin.state import CabinState
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import cabin_judges  # this folder: the fair judge
 
 Policy = Callable[[CabinState, random.Random], int]
 
@@ -41,7 +45,7 @@ def main() -> None:
     samples, inner, width = (int(x) for x in sys.argv[3].split(","))
     players: dict[str, Policy] = {
         "expert": lambda s, r: expert.expert_action(s, 0, r),
-        "fair": lambda s, r: expert.fair_action(s, 0, r, samples, inner, width),
+        "fair": lambda s, r: cabin_judges.fair_action(s, 0, r, samples, inner, width),
     }
     rows = []
     for deal in range(first, first + count):
