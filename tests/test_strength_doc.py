@@ -363,3 +363,32 @@ def test_the_budget_plot_draws_the_budget_tables_records(build: ModuleType) -> N
     page = (DOCS / "strength.md").read_text(encoding="utf-8")
     assert "](strength/budget.png)" in page
     assert (HERE / "budget.png").exists()
+
+
+def test_a_record_made_before_a_change_to_its_games_bots_is_outdated(
+    build: ModuleType, tmp_path: Path
+) -> None:
+    """Made before the change, a run that plays a changed bot shows no number and is made
+    again; one that plays only greedy and random (unchanged) still counts, and so does a
+    run of another game or one made after the change."""
+    game, when, _ = build.BOT_CHANGES[0]
+    every = build.runs()
+    expert = next(r for r in every if r.game == game and r.section == "fairness-expert")
+    greedy_only = next(r for r in every if r.game == game and r.section == "fairness-greedy")
+    other = next(r for r in every if r.game != game and r.section == "fairness-expert")
+    before, after = "2026-01-01T00:00:00+00:00", "2099-01-01T00:00:00+00:00"
+    result = _fairness_record([1.0, 2.0, 3.0], 6)
+    for run, started in ((expert, before), (greedy_only, before), (other, before)):
+        record = {"id": run.id, "command": run.command, "started": started, "result": result}
+        build._write(tmp_path / f"{run.id}.json", record)
+    assert build.state(expert, tmp_path) == "outdated"
+    assert build.state(greedy_only, tmp_path) == "done"
+    assert build.state(other, tmp_path) == "done"
+    page = build.section("fairness-expert", tmp_path, [expert])
+    row = next(line for line in page.splitlines() if "outdated" in line)
+    assert expert.command in row and "16.7" not in row, "an outdated record shows no number"
+    assert f"`{expert.id}`" in build.remaining(tmp_path, [expert])
+    record = {"id": expert.id, "command": expert.command, "started": after, "result": result}
+    build._write(tmp_path / f"{expert.id}.json", record)
+    assert build.state(expert, tmp_path) == "done"
+    assert when < after

@@ -345,12 +345,48 @@ def load(run: Run, runs_dir: Path = RUNS) -> dict[str, Any] | None:
     return record
 
 
+BOT_CHANGES: tuple[tuple[str, str, str], ...] = (
+    (
+        "notorious",
+        "2026-12-02T20:50:00+00:00",
+        "the bots now keep equally rated moves in turn order from the deciding seat, "
+        "no longer by seat number",
+    ),
+)
+"""(game, when, what): a change to the bots' play in that game. A record of the game made
+before it measured bots that no longer exist, so it is ``outdated`` and is made again,
+unless its run plays only ``greedy`` and ``random``, which did not change."""
+UNCHANGED_AGENTS = frozenset({"greedy", "random"})
+
+
+def _agents(run: Run) -> list[str] | None:
+    """The agents a run plays (``-p``), by name; None for a script of its own."""
+    if "-p" not in run.argv:
+        return None
+    return [spec.split(":", 1)[0] for spec in run.argv[run.argv.index("-p") + 1].split(",")]
+
+
+def outdated_by(run: Run, record: dict[str, Any]) -> str | None:
+    """What changed in the bots since ``record`` was made, or None if it still holds."""
+    agents = _agents(run)
+    if agents is not None and set(agents) <= UNCHANGED_AGENTS:
+        return None
+    started = datetime.fromisoformat(str(record.get("started") or "2000-01-01T00:00:00+00:00"))
+    for game, when, what in BOT_CHANGES:
+        if run.game == game and started < datetime.fromisoformat(when):
+            return what
+    return None
+
+
 def state(run: Run, runs_dir: Path = RUNS) -> str:
-    """``done``, ``missing`` or ``stale`` (recorded with another command)."""
+    """``done``, ``missing``, ``stale`` (recorded with another command) or ``outdated``
+    (recorded before a change to the bots it measures: :data:`BOT_CHANGES`)."""
     record = load(run, runs_dir)
     if record is None:
         return "missing"
-    return "done" if record.get("command") == run.command else "stale"
+    if record.get("command") != run.command:
+        return "stale"
+    return "outdated" if outdated_by(run, record) else "done"
 
 
 def execute(run: Run, runs_dir: Path = RUNS) -> dict[str, Any]:
@@ -550,7 +586,11 @@ def _pending(run: Run, status: str, estimates: dict[str, dict[str, Any]], cols: 
     guess = ""
     if est and est.get("command") == run.command:
         guess = f" (about {'≥ ' if est.get('lower_bound') else ''}{_secs(est['cpu_s'])} CPU)"
-    what = "not run yet" if status == "missing" else "stale (the command changed), not rerun yet"
+    what = {
+        "missing": "not run yet",
+        "stale": "stale (the command changed), not rerun yet",
+        "outdated": "outdated (the bots changed since), not rerun yet",
+    }[status]
     cells = [f"**{what}**{guess}: `{run.command}`"] + [""] * (cols - 1)
     return " | ".join(cells)
 

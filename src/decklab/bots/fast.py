@@ -41,7 +41,7 @@ from typing import Any, Final, cast
 
 from decklab.bots.base import SEED, Agent, Hint, Param, make_rng, parse_params
 from decklab.bots.explain import explained
-from decklab.bots.greedy import GreedyAgent, game_estimate, game_greedy, game_values
+from decklab.bots.greedy import GreedyAgent, best_first, game_estimate, game_greedy, game_values
 from decklab.bots.registry import register_agent
 from decklab.bots.search import Tree, squash
 from decklab.engine.gamecode import game_function
@@ -142,7 +142,7 @@ class FastAgent(Agent):
         values_fn = game_values(type(sample))
         if values_fn is not None:
             ranked = values_fn(sample, seat, rng)
-            order = sorted(legal, key=lambda a: -ranked.get(a, -math.inf))  # stable: legal order
+            order = best_first(sample, seat, legal, lambda a: ranked.get(a, -math.inf))
             return order[: self.settings.topk] if self.settings.topk else order
         greedy = game_greedy(type(sample))
         assert greedy is not None

@@ -27,7 +27,13 @@ from typing import Final, cast
 from decklab.bots.base import SEED, Agent, Hint, Param, make_rng, parse_params
 from decklab.bots.expert import ExpertAgent
 from decklab.bots.explain import explained
-from decklab.bots.greedy import GreedyAgent, game_greedy, game_values, one_ply_values
+from decklab.bots.greedy import (
+    GreedyAgent,
+    best_first,
+    game_greedy,
+    game_values,
+    one_ply_values,
+)
 from decklab.bots.registry import register_agent
 from decklab.engine.gamecode import game_function
 from decklab.engine.state import GameState
@@ -96,7 +102,7 @@ class BeginnerAgent(Agent):
         """The ratings, and the moves a beginner may play: best first, none absurd."""
         values = move_ratings(state, seat, self.rng)
         legal = state.legal_actions(seat)
-        ranked = sorted(legal, key=lambda a: -values[a])  # stable: ties in legal order
+        ranked = best_first(state, seat, legal, values.__getitem__)  # ties: the game's order
         bad = absurd_moves(values)
         own = cast("AbsurdFn | None", game_function(type(state), "levels", "absurd"))
         if own is not None:

@@ -42,7 +42,7 @@ from mypy_extensions import mypyc_attr
 
 from decklab.bots.base import Agent, Hint, Param
 from decklab.bots.explain import explained_search
-from decklab.bots.greedy import game_estimate, game_greedy, game_values
+from decklab.bots.greedy import best_first, game_estimate, game_greedy, game_values
 from decklab.engine.state import GameState, seat_name
 
 RolloutPolicy = Callable[[GameState, random.Random], None]
@@ -427,7 +427,7 @@ class Tree:
                     if allowed is None:
                         assert self.values is not None
                         ranked = self.values(state, seat, rng)
-                        top = sorted(ranked, key=ranked.__getitem__, reverse=True)[: self.topk]
+                        top = best_first(state, seat, list(ranked), ranked.__getitem__)[: self.topk]
                         allowed = node.allowed[seat] = frozenset(top)
                     legal = [a for a in legal if a in allowed] or legal
                 if force is not None and node is self.root:

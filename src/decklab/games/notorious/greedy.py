@@ -174,6 +174,15 @@ def _target(action: int) -> int:
     return action & 15 if action & GIVE else (action >> 1) & 15
 
 
+def tie_order(state: NotoriousState, seat: int, moves: list[int]) -> list[int]:
+    """Moves in the order bots keep equally rated ones (``bots.greedy.best_first``): by the
+    seat they go to, in turn order from ``seat`` (itself first), then the game's order;
+    :func:`best_of`'s rule. The game's order lists targets by seat number, and kept
+    ties then went to p1 first from every seat, so the expert aimed at p3 least."""
+    n = state.num_players
+    return sorted(moves, key=lambda a: (_target(a) - seat) % n)
+
+
 def action_values(state: NotoriousState, seat: int, rng: random.Random) -> dict[int, float]:
     """Every legal move's worth under the heuristics above: what search ranks moves by."""
     legal = state.legal_actions(seat)
