@@ -348,7 +348,7 @@ def load(run: Run, runs_dir: Path = RUNS) -> dict[str, Any] | None:
 BOT_CHANGES: tuple[tuple[str, str, str], ...] = (
     (
         "notorious",
-        "2026-12-02T20:50:00+00:00",
+        "2026-12-02T20:45:00+00:00",
         "the bots now keep equally rated moves in turn order from the deciding seat, "
         "no longer by seat number",
     ),
