@@ -70,11 +70,11 @@ def best_first(
 
     Bots keep the first few of this list (search's ``topk``, the fast bot's candidates,
     the beginner's best three), so the order of ties decides which moves are looked
-    at. Where moves name seats, the order given lists them by seat number: equally
-    rated, the card for p1 was kept and the same card for p3 dropped, by every seat,
-    so one seat was aimed at least (Notorious, all-expert tables of three: p3 won
-    38.4% of 800 games, χ² p = 0.0083; issue 20). Such a game lists ties from the
-    deciding seat's own point of view, the same for every seat.
+    at. Where moves name seats, the order given lists them by seat number, a rule that
+    treats seats by their numbers; a player meant to treat every seat alike must not
+    (Notorious's all-expert tables of three leaned to p3, 38.4% of 800 games; issue
+    20, docs/strength.md). Such a game lists ties from the deciding seat's own point of
+    view, the same rule for every seat.
     """
     tie = game_tie_order(type(state))
     order = moves if tie is None else tie(state, seat, moves)

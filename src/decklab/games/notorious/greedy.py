@@ -177,8 +177,8 @@ def _target(action: int) -> int:
 def tie_order(state: NotoriousState, seat: int, moves: list[int]) -> list[int]:
     """Moves in the order bots keep equally rated ones (``bots.greedy.best_first``): by the
     seat they go to, in turn order from ``seat`` (itself first), then the game's order;
-    :func:`best_of`'s rule. The game's order lists targets by seat number, and kept
-    ties then went to p1 first from every seat, so the expert aimed at p3 least."""
+    :func:`best_of`'s rule. The game's order lists targets by seat number, a rule that
+    tells seats apart by their numbers, which no bot meant to be fair may follow."""
     n = state.num_players
     return sorted(moves, key=lambda a: (_target(a) - seat) % n)
 
