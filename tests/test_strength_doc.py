@@ -204,7 +204,8 @@ def test_the_seats_table_judges_each_seat_against_twice_the_fair_share(
         "per_agent": [_seat("expert", 8, 0.4, 0.8)],
         "per_agent_seat": {"expert": seats, "greedy": seats},
     }
-    build._write(tmp_path / "s4.json", {"id": "s4", "command": four.command, "result": result})
+    record = {"id": "s4", "command": four.command, "started": "2099-01-01T00:00:00+00:00"}
+    build._write(tmp_path / "s4.json", record | {"result": result})
     page = build.section("seats", tmp_path, [four, five])
     row = next(line for line in page.splitlines() if line.startswith("| 4 |"))
     assert "| 4 | 2 | 50.0% | 60.0% (40.0% – 80.0%) |" in row
@@ -371,7 +372,7 @@ def test_a_record_made_before_a_change_to_its_games_bots_is_outdated(
     """Made before the change, a run that plays a changed bot shows no number and is made
     again; one that plays only greedy and random (unchanged) still counts, and so does a
     run of another game or one made after the change."""
-    game, when, _ = build.BOT_CHANGES[0]
+    game, when = build.BOT_CHANGES[0].game, build.BOT_CHANGES[0].when
     every = build.runs()
     expert = next(r for r in every if r.game == game and r.section == "fairness-expert")
     greedy_only = next(r for r in every if r.game == game and r.section == "fairness-greedy")
@@ -392,3 +393,24 @@ def test_a_record_made_before_a_change_to_its_games_bots_is_outdated(
     build._write(tmp_path / f"{expert.id}.json", record)
     assert build.state(expert, tmp_path) == "done"
     assert when < after
+
+
+def test_a_change_to_the_search_at_tables_of_more_than_two_spares_the_rest(
+    build: ModuleType, tmp_path: Path
+) -> None:
+    """The margin-scale change touches searching agents at three seats or more: a
+    two-player expert table, a fast-bot match and a CPU timing made before it still hold."""
+    change = next(c for c in build.BOT_CHANGES if c.game is None)
+    assert change.more_than == 2
+    every = build.runs()
+    touched = next(r for r in every if r.id == "fairness-corporation-expert-4")
+    two = next(r for r in every if r.id == "fairness-lonely-face-expert-2")
+    fast = next(r for r in every if r.id == "vs-greedy-corporation-6-fast")
+    timing = next(r for r in every if r.id == "cpu-corporation")
+    before = "2026-12-02T21:00:00+00:00"  # before the change
+    assert before < change.when
+    for run in (touched, two, fast, timing):
+        record = {"id": run.id, "command": run.command, "started": before, "result": {}}
+        build._write(tmp_path / f"{run.id}.json", record)
+    assert build.state(touched, tmp_path) == "outdated"
+    assert [build.state(r, tmp_path) for r in (two, fast, timing)] == ["done"] * 3

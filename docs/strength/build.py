@@ -345,18 +345,41 @@ def load(run: Run, runs_dir: Path = RUNS) -> dict[str, Any] | None:
     return record
 
 
-BOT_CHANGES: tuple[tuple[str, str, str], ...] = (
-    (
-        "notorious",
+@dataclass(frozen=True)
+class BotChange:
+    """A change to how bots play, after which some records measure bots that no longer exist."""
+
+    when: str
+    """UTC, ISO 8601: records started before it are outdated."""
+    what: str
+    game: str | None = None
+    """The game it touches (None: every game)."""
+    more_than: int = 0
+    """It touches tables of more than this many seats only."""
+    unchanged: frozenset[str] = frozenset({"greedy", "random"})
+    """Agents it leaves as they were: a run that plays only these still holds."""
+
+
+BOT_CHANGES: tuple[BotChange, ...] = (
+    BotChange(
         "2026-12-02T20:45:00+00:00",
-        "the bots now keep equally rated moves in turn order from the deciding seat, "
+        "the bots keep equally rated moves in turn order from the deciding seat, "
         "no longer by seat number",
+        game="notorious",
+        unchanged=frozenset({"greedy", "random", "casual"}),
+    ),
+    BotChange(
+        "2026-12-02T21:16:00+00:00",
+        "the search squashes margins on its own seat's scale, no longer on p1's",
+        more_than=2,
+        unchanged=frozenset({"greedy", "random", "casual", "beginner", "fast"}),
     ),
 )
-"""(game, when, what): a change to the bots' play in that game. A record of the game made
-before it measured bots that no longer exist, so it is ``outdated`` and is made again,
-unless its run plays only ``greedy`` and ``random``, which did not change."""
-UNCHANGED_AGENTS = frozenset({"greedy", "random"})
+"""Changes to the bots' play. A record made before one that touches its run measured
+bots that no longer exist, so it is ``outdated`` and is made again. A run of a script
+of its own (no ``-p``: the Cabin's deals, the CPU timings) counts as playing changed
+bots if the change names its game; a change to every game leaves those alone (the
+timings measure CPU, the Cabin is played alone)."""
 
 
 def _agents(run: Run) -> list[str] | None:
@@ -369,12 +392,18 @@ def _agents(run: Run) -> list[str] | None:
 def outdated_by(run: Run, record: dict[str, Any]) -> str | None:
     """What changed in the bots since ``record`` was made, or None if it still holds."""
     agents = _agents(run)
-    if agents is not None and set(agents) <= UNCHANGED_AGENTS:
-        return None
     started = datetime.fromisoformat(str(record.get("started") or "2000-01-01T00:00:00+00:00"))
-    for game, when, what in BOT_CHANGES:
-        if run.game == game and started < datetime.fromisoformat(when):
-            return what
+    for change in BOT_CHANGES:
+        if change.game is not None and run.game != change.game:
+            continue
+        if change.more_than and run.seats <= change.more_than:
+            continue
+        if agents is None and change.game is None:
+            continue
+        if agents is not None and set(agents) <= change.unchanged:
+            continue
+        if started < datetime.fromisoformat(change.when):
+            return change.what
     return None
 
 
