@@ -177,12 +177,15 @@ def test_the_api_makes_a_turn_based_table(client: TestClient) -> None:
     assert client.post("/api/tables", json=short).status_code in (400, 422)
 
 
-def test_my_games_shows_a_turn_based_seats_deadline_nearest_first(client: TestClient) -> None:
+def test_my_games_shows_a_turn_based_seats_deadline_nearest_first(
+    roomy_client: TestClient,
+) -> None:
     """Someone who plays over days sees, on any device, which tables wait for them and
     until when: their turn first, the nearest deadline first."""
     from .accountdrive import page, signup
     from .wsdrive import join
 
+    client = roomy_client
     me = signup(client, "dana")
 
     def table_waiting_for_dana(move_s: int) -> str:
