@@ -94,12 +94,19 @@ async def service(database_url: str, bot_pool: BotPool) -> AsyncIterator[TableSe
         yield svc
 
 
+def app_client(database_url: str, bot_pool: BotPool, **changes: object) -> Iterator[TestClient]:
+    """The real application on a fresh database, in-process, with ``changes`` over the
+    tests' fast settings: every client fixture below is this with its own changes."""
+    settings = fast_settings(database_url=database_url, **changes)
+    app = create_app(settings, pool=bot_pool, heavy_pool=bot_pool)
+    with TestClient(app, base_url="http://testserver") as test_client:
+        yield test_client
+
+
 @pytest.fixture
 def client(database_url: str, bot_pool: BotPool) -> Iterator[TestClient]:
     """The real application (REST and WebSocket) on a fresh database, in-process."""
-    app = create_app(fast_settings(database_url=database_url), pool=bot_pool, heavy_pool=bot_pool)
-    with TestClient(app, base_url="http://testserver") as test_client:
-        yield test_client
+    yield from app_client(database_url, bot_pool)
 
 
 @pytest.fixture
@@ -108,13 +115,7 @@ def roomy_client(database_url: str, bot_pool: BotPool) -> Iterator[TestClient]:
     window, not 30 and 20): for a test that makes tables until the dealt first mover
     suits it, which is no test of the limits. With 20 joins, two tables each found after
     a run of unlucky deals went over the limit (about one run in a hundred; CI saw it)."""
-    app = create_app(
-        fast_settings(database_url=database_url, joins_per_window=1000, tables_per_window=1000),
-        pool=bot_pool,
-        heavy_pool=bot_pool,
-    )
-    with TestClient(app, base_url="http://testserver") as test_client:
-        yield test_client
+    yield from app_client(database_url, bot_pool, joins_per_window=1000, tables_per_window=1000)
 
 
 @pytest.fixture
@@ -123,10 +124,4 @@ def hasty_client(database_url: str, bot_pool: BotPool) -> Iterator[TestClient]:
     Heartbeats are an hour apart: the leaver test's connections never answer pings, and
     with quick ones a slow machine closed the seated page as silent (two beats, 2 s),
     so a bot took p1 too and the test's count of versions failed in CI."""
-    app = create_app(
-        fast_settings(database_url=database_url, grace_s=0.3, heartbeat_s=3600.0),
-        pool=bot_pool,
-        heavy_pool=bot_pool,
-    )
-    with TestClient(app, base_url="http://testserver") as test_client:
-        yield test_client
+    yield from app_client(database_url, bot_pool, grace_s=0.3, heartbeat_s=3600.0)
