@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from typing import Final
 
 from decklab.games.cabin.expert import SAMPLES, action_values, expert_action
@@ -74,8 +75,26 @@ def outcomes(
 ) -> dict[int, list[float]]:
     """Each move's squid points still to lose, one per sampled deal, the same deals and
     the same stream of the player that plays on for every move (paired)."""
+    return paired(state, seat, rng, moves, rollouts, lambda t, s: play_out(t, seat, s, inner))
+
+
+Finish = Callable[[CabinState, random.Random], float]
+"""The squid points still lost from a trial after its move, given the player's stream."""
+
+
+def paired(
+    state: CabinState,
+    seat: int,
+    rng: random.Random,
+    moves: list[int],
+    deals: int,
+    finish: Finish,
+) -> dict[int, list[float]]:
+    """Each move's squid points still to lose on ``deals`` sampled deals: the move's own
+    loss plus ``finish``'s, every move on the same deals with the same random stream for
+    the player that plays on (paired), so that what differs is the move, not the luck."""
     got: dict[int, list[float]] = {a: [] for a in moves}
-    for _ in range(rollouts):
+    for _ in range(deals):
         deal = state.determinize(seat, rng)
         seed = rng.getrandbits(64)
         for action in moves:
@@ -83,7 +102,7 @@ def outcomes(
             before = trial.points
             trial.apply(seat, action)
             lost = trial.points - before
-            got[action].append(lost + play_out(trial, seat, random.Random(seed), inner))
+            got[action].append(lost + finish(trial, random.Random(seed)))
     return got
 
 
@@ -110,25 +129,20 @@ def shallow(
     """Each move's squid points still to lose on ``samples`` sampled deals when a fair player
     (the expert on ``inner`` samples) makes the next ``depth`` decisions and the solver's
     bound, clairvoyant, judges the rest; paired as :func:`outcomes` is."""
-    got: dict[int, list[float]] = {a: [] for a in moves}
-    for _ in range(samples):
-        deal = state.determinize(seat, rng)
-        seed = rng.getrandbits(64)
-        for action in moves:
-            trial = deal.clone()
-            before = trial.points
-            trial.apply(seat, action)
-            stream = random.Random(seed)
-            made = 0
-            while made < depth and not trial.is_terminal():
-                legal = trial.legal_actions(seat)
-                if len(legal) == 1:
-                    trial.apply(seat, legal[0])
-                    continue
-                trial.apply(seat, expert_action(trial, seat, stream, inner, 0))
-                made += 1
-            got[action].append(trial.points - before + bound(trial))
-    return got
+
+    def finish(trial: CabinState, stream: random.Random) -> float:
+        after = trial.points
+        made = 0
+        while made < depth and not trial.is_terminal():
+            legal = trial.legal_actions(seat)
+            if len(legal) == 1:
+                trial.apply(seat, legal[0])
+                continue
+            trial.apply(seat, expert_action(trial, seat, stream, inner, 0))
+            made += 1
+        return trial.points - after + bound(trial)
+
+    return paired(state, seat, rng, moves, samples, finish)
 
 
 def choose(got: dict[int, list[float]], order: list[int], switch: float = SWITCH) -> int:
@@ -203,21 +217,17 @@ def fair_values(
     ranked = sorted(bounds, key=lambda a: (bounds[a], legal.index(a)))[:width]
     if len(ranked) <= 1:
         return {a: bounds[a] for a in ranked}
-    start = state.points
-    totals = dict.fromkeys(ranked, 0.0)
-    for _ in range(samples):
-        deal = state.determinize(seat, rng)
-        seed = rng.getrandbits(64)
-        for action in ranked:
-            trial = deal.clone()
-            trial.apply(seat, action)
-            stream = random.Random(seed)
-            while not trial.is_terminal():
-                moves = trial.legal_actions(seat)
-                move = moves[0] if len(moves) == 1 else expert_action(trial, seat, stream, inner)
-                trial.apply(seat, move)
-            totals[action] += trial.points - start
-    return {a: totals[a] / samples for a in ranked}
+
+    def finish(trial: CabinState, stream: random.Random) -> float:
+        after = trial.points
+        while not trial.is_terminal():
+            moves = trial.legal_actions(seat)
+            move = moves[0] if len(moves) == 1 else expert_action(trial, seat, stream, inner)
+            trial.apply(seat, move)
+        return trial.points - after
+
+    got = paired(state, seat, rng, ranked, samples, finish)
+    return {a: sum(got[a]) / samples for a in ranked}
 
 
 def fair_action(
