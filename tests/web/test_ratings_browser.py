@@ -17,7 +17,7 @@ from server.ratedgames import short_game  # the tests' folder is on the path (no
 
 from .live import LiveServer
 from .test_accessibility import violations
-from .ui import ready, wait_turn
+from .ui import click_first_move, ready, wait_turn
 
 PASSWORD = "a long enough password"
 
@@ -41,16 +41,6 @@ def _site_fetch(page: Any, path: str, body: dict[str, Any]) -> Any:
             return [answer.status, await answer.json()];
         }""",
         [path, body],
-    )
-
-
-def _click_a_move(page: Any) -> None:
-    before = page.get_attribute(".felt-wrap", "data-version")
-    if not page.evaluate("document.querySelector('.all-moves').open"):
-        page.click(".all-moves summary")
-    page.locator(".all-moves button[data-action]").first.click()
-    page.wait_for_function(
-        "v => document.querySelector('.felt-wrap').dataset.version !== v", arg=before
     )
 
 
@@ -99,7 +89,7 @@ def test_a_rated_game_updates_leaderboard_and_profile(browser: Any, live: LiveSe
                 continue
             page = pages[movers[0]]
             if wait_turn(page, seat_name(movers[0])):
-                _click_a_move(page)
+                click_first_move(page)
         # the leaderboard: both accounts and the bot, flagged
         page = pages[0]
         page.goto(f"{base}/leaderboard/{game}")

@@ -27,7 +27,7 @@ from decklab.server.bots import BotPool
 from server.smtpsink import Sink, smtp_sink  # the tests' folder is on the path
 
 from .live import LiveServer, Wall
-from .ui import ready
+from .ui import click_first_move, ready
 
 GAME = "lonely-face"
 DAY = 86400.0
@@ -129,14 +129,6 @@ def _due(table: Any, seat: int) -> float:
     assert table.deadlines is not None and seat in table.deadlines.due, "no deadline"
     due: float = table.deadlines.due[seat]
     return due
-
-
-def _click_a_move(page: Any) -> None:
-    before = int(page.get_attribute(".felt-wrap", "data-version") or -1)
-    if not page.evaluate("() => document.querySelector('.all-moves').open"):
-        page.click(".all-moves summary")
-    page.locator(".all-moves button[data-action]").first.click()
-    _wait_version_past(page, before)
 
 
 def test_a_turn_based_game_over_days_end_to_end(
@@ -244,7 +236,7 @@ def test_a_turn_based_game_over_days_end_to_end(
 
         # they move on their page: the title goes back once the turn has passed
         while other in table.state.to_act():
-            _click_a_move(pages[other])
+            click_first_move(pages[other])
         pages[other].wait_for_function(TITLE_NOT)
         pages[late].wait_for_function(TITLE_MINE)  # and the away seat's tab says it is theirs
         assert pages[late].locator('button[data-role="reclaim"]').count() == 0

@@ -98,8 +98,30 @@ def play_on_cards(page: Page, rng: random.Random, action: str | None = None) -> 
             if not page.evaluate("document.querySelector('.all-moves').open"):
                 page.click(".all-moves summary")
             page.click(f'.all-moves button[data-action="{action}"]')
-    # Another seat's event (a bot choosing in a simultaneous round) also moves the
-    # version on, so wait for this move itself: sent after its undo window, and answered.
+    _wait_answered(page, before, played)
+    return action
+
+
+def click_first_move(page: Page) -> None:
+    """Play the first move of the full list, and wait until the server has answered it.
+
+    The move's frame can reach the page before the answer to its request: until then
+    the page says "Playing …" and lists no moves. Reading the page between the two
+    failed a test in CI ("Cannot read properties of null (reading 'open')"), so this
+    waits for the list first and for the answer after."""
+    page.wait_for_selector(".all-moves button[data-action]", state="attached")
+    before = version(page)
+    played = page.evaluate("window.decklabTable.played || 0")
+    if not page.evaluate("document.querySelector('.all-moves').open"):
+        page.click(".all-moves summary")
+    page.locator(".all-moves button[data-action]").first.click()
+    _wait_answered(page, before, played)
+
+
+def _wait_answered(page: Page, before: int, played: int) -> None:
+    """Wait for this page's move itself: another seat's event (a bot choosing in a
+    simultaneous round) also moves the version on, so the move must be sent (after its
+    undo window, if any), answered, and the version past ``before``."""
     page.wait_for_function(
         """([v, n]) => {
             const t = window.decklabTable;
@@ -108,4 +130,3 @@ def play_on_cards(page: Page, rng: random.Random, action: str | None = None) -> 
         }""",
         arg=[before, played],
     )
-    return action
