@@ -163,6 +163,12 @@ for an edge of 1.7 points at 3 players and 1.8 at 4 (the helper's screens on see
 35.1% of 3,000 and 27.0% of 4,000)."""
 
 
+VOLUME_EXPERT: tuple[tuple[str, int, int], ...] = (("notorious", 10, 1000),)
+"""(game, seats, games) where the expert's 100 games against greedy did not separate its
+edge from the fair share: Notorious at 10, 15.5% (9.7–23.9) against 10%. 1,000 games (100
+in each seat) give an interval of about ±2.3 points, which separates an edge of 5."""
+
+
 def _one_against(agent: str, other: str, seats: int) -> list[str]:
     """The agent under test in one seat, ``other`` in every other: its rate is one number."""
     return [agent] + [other] * (seats - 1)
@@ -203,6 +209,11 @@ def runs() -> list[Run]:
         rid = f"volume-lonely-face-{n}-fast"
         lineup = _one_against("fast", "greedy", n)
         out.append(_arena("volume", rid, "lonely-face", n, lineup, games, "fast vs greedy"))
+    for game, n, games in VOLUME_EXPERT:
+        # Where the expert's 100 games could not separate its edge from the fair share.
+        rid = f"volume-{game}-{n}-expert"
+        lineup = _one_against("expert", "greedy", n)
+        out.append(_arena("volume-expert", rid, game, n, lineup, games, "expert vs greedy"))
     for n in SIZES["corporation"]:
         # The arena rotates the one expert through every seat on each deal, so 20·n games
         # are 20 deals: exactly 20 games in each seat (issue 20's per-seat target).
