@@ -331,6 +331,19 @@ def test_a_second_seed_is_pooled_with_the_first_by_adding_each_seats_wins(
     assert build.pooled_fairness([lonely], every, tmp_path).endswith(
         "no second-seed table is made yet."
     )
+    # a third seed joins the same line: 70-50 of 120, χ² = (10² + 10²) / 60 = 3.33, p = 0.068
+    third = next(r for r in every if r.id == "fairness-facade-expert-2-seed2028")
+    record = {
+        "id": third.id,
+        "command": third.command,
+        "result": _fairness_record([20.0, 20.0], 40),
+    }
+    build._write(tmp_path / f"{third.id}.json", record)
+    text = build.pooled_fairness([second, third, lonely], every, tmp_path)
+    assert [line for line in text.splitlines() if line.startswith("- ")] == [
+        "- Façade at 2, seeds 2026, 2027 and 2028 pooled (120 games): 58.3, 41.7%;"
+        " χ² = 3.33, 1 dof, p = 0.068: no seat effect."
+    ]
 
 
 def test_the_budget_plot_draws_the_budget_tables_records(build: ModuleType) -> None:
