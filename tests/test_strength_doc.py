@@ -427,3 +427,31 @@ def test_a_change_to_the_search_at_tables_of_more_than_two_spares_the_rest(
         build._write(tmp_path / f"{run.id}.json", record)
     assert build.state(touched, tmp_path) == "outdated"
     assert [build.state(r, tmp_path) for r in (two, fast, timing)] == ["done"] * 3
+
+
+def test_the_levels_summary_quotes_the_records(build: ModuleType) -> None:
+    """Issue 20's item 4 quotes two levels' runs: Lonely Face's casual → strong, said to be
+    separated (the weaker level's interval below an even game), and Notorious's strong →
+    expert, said not to be (the weaker level's interval holds the fair share). Each rate
+    quoted is the record's own, and each verdict follows from the record's interval."""
+    summary = (DOCS / "strength.src.md").read_text(encoding="utf-8")
+    item = summary[summary.index("4. **Levels**") : summary.index("5. **Hints that explain**")]
+    item = " ".join(item.split())
+    runs = {r.id: r for r in build.runs() if r.section == "levels"}
+
+    def agents(rid: str) -> list[dict[str, Any]]:
+        record = build.load(runs[rid])
+        assert record is not None, f"{rid} is not made"
+        found: list[dict[str, Any]] = record["result"]["per_agent"]
+        return found
+
+    weaker = agents("levels-lonely-face-casual-strong")[0]
+    assert weaker["label"] == "casual" and weaker["win_high"] < 0.5
+    quoted = (
+        f"{100 * weaker['win_rate']:.1f}%, {100 * weaker['win_low']:.1f}–"
+        f"{100 * weaker['win_high']:.1f}"
+    )
+    assert quoted in item, quoted
+    strong, expert = agents("levels-notorious-strong-expert")
+    assert strong["win_low"] < 0.25 < strong["win_high"], "the summary says not separated"
+    assert f"{100 * strong['win_rate']:.1f}% a seat against {100 * expert['win_rate']:.1f}%" in item
