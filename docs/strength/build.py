@@ -184,11 +184,17 @@ def _one_against(agent: str, other: str, seats: int) -> list[str]:
     return [agent] + [other] * (seats - 1)
 
 
+FAIRNESS_AGENTS = ("greedy", "expert", "random", "beginner", "casual", "fast", "strong")
+"""Every agent a person or the lab can seat, each at every table size in an all-same
+table: the issue's targets name greedy and expert, and the page shows them all, because
+the lab's volume bot (``fast``) and the levels people choose are players too."""
+
+
 def runs() -> list[Run]:
     """Every run of the report, in the page's order."""
     out: list[Run] = []
     for game, sizes in SIZES.items():
-        for agent in ("greedy", "expert"):
+        for agent in FAIRNESS_AGENTS:
             for n in sizes:
                 argv: tuple[str, ...] = (
                     "decklab",
@@ -500,7 +506,8 @@ def estimate(run: Run, timeout: float, startup: float = 0.0) -> dict[str, Any] |
     if done.timed_out:
         # The probe did not finish its count, so the full count needs more than this share.
         # (An arena deal is ``seats`` games: the unfinished probe played fewer than them.)
-        games = probe * max(run.seats, 1) if run.section != "fairness-expert" else probe
+        fairness = run.section.startswith("fairness-")
+        games = probe if fairness else probe * max(run.seats, 1)
         unit = max(done.cpu_s - startup, 0.0) / games
         lower = round(startup + unit * full, 1)
         return {
@@ -569,6 +576,8 @@ def derive(every: Sequence[Run], found: dict[str, dict[str, Any]]) -> dict[str, 
         full = run.scale[1] if run.scale else 0
         if run.section == "fairness-expert":
             cpu = full * run.seats * unit
+        elif run.section == "fairness-strong":
+            cpu = full * run.seats * unit * 48 / 192
         elif run.id.endswith("-strong"):
             cpu = full * unit * 48 / 192
         elif run.id.endswith("-expert") and run.section == "vs-greedy":
