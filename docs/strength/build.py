@@ -385,6 +385,9 @@ class BotChange:
     """It touches tables of more than this many seats only."""
     unchanged: frozenset[str] = frozenset({"greedy", "random"})
     """Agents it leaves as they were: a run that plays only these still holds."""
+    scripts: bool = True
+    """Whether it touches the runs of a script of its own (the CPU timings of greedy,
+    fast and expert, the Cabin's deals) where it names their game."""
 
 
 BOT_CHANGES: tuple[BotChange, ...] = (
@@ -401,6 +404,15 @@ BOT_CHANGES: tuple[BotChange, ...] = (
         more_than=2,
         unchanged=frozenset({"greedy", "random", "casual", "beginner", "fast"}),
     ),
+    BotChange(
+        "2026-12-03T07:53:00+00:00",
+        "the beginner rates its moves by greedy's own table model, the same from every "
+        "seat, no longer by a lookahead that treated the seats still to choose otherwise "
+        "than those that had chosen",
+        game="corporation",
+        unchanged=frozenset({"greedy", "random", "casual", "fast", "expert", "strong", "cheat"}),
+        scripts=False,
+    ),
 )
 """Changes to the bots' play. A record made before one that touches its run measured
 bots that no longer exist, so it is ``outdated`` and is made again. A run of a script
@@ -413,7 +425,9 @@ def _agents(run: Run) -> list[str] | None:
     """The agents a run plays (``-p``), by name; None for a script of its own."""
     if "-p" not in run.argv:
         return None
-    return [spec.split(":", 1)[0] for spec in run.argv[run.argv.index("-p") + 1].split(",")]
+    specs = run.argv[run.argv.index("-p") + 1].split(",")
+    # ``cheat:iters=192,root=race,…``: the words after a spec's first are its options
+    return [name for name in (spec.split(":", 1)[0] for spec in specs) if "=" not in name]
 
 
 def outdated_by(run: Run, record: dict[str, Any]) -> str | None:
@@ -425,7 +439,7 @@ def outdated_by(run: Run, record: dict[str, Any]) -> str | None:
             continue
         if change.more_than and run.seats <= change.more_than:
             continue
-        if agents is None and change.game is None:
+        if agents is None and (change.game is None or not change.scripts):
             continue
         if agents is not None and set(agents) <= change.unchanged:
             continue

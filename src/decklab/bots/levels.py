@@ -51,6 +51,17 @@ ABSURD_SHARE: Final = 0.5
 gap between the best and the worst legal move. Ratings come in each game's own
 units, so only a share of their spread is comparable from game to game."""
 
+RatingsFn = Callable[[GameState, int, random.Random], dict[int, float]]
+"""``ratings(state, seat, rng) -> {action: rating}`` in ``decklab.games.<package>.levels``:
+a game's own ratings for the levels where its greedy player offers no ``action_values``
+(or offers ones the levels should not use), higher is better, from the seat's view."""
+
+
+def game_ratings(cls: type[GameState]) -> RatingsFn | None:
+    """The game's ``levels.ratings``, or None."""
+    return cast("RatingsFn | None", game_function(cls, "levels", "ratings"))
+
+
 AbsurdFn = Callable[[GameState, int, int], bool]
 """``absurd(state, seat, action) -> bool`` in ``decklab.games.<package>.levels``: a game's
 own word on moves no one who knows the rules would make (given a determinization)."""
@@ -68,12 +79,13 @@ def absurd_moves(values: dict[int, float], share: float = ABSURD_SHARE) -> set[i
 def move_ratings(state: GameState, seat: int, rng: random.Random) -> dict[int, float]:
     """Each legal move's rating, higher is better, from what ``seat`` may know.
 
-    The game's ``action_values`` (its greedy player's ratings) on a sampled deal where
-    it has them, else the generic one-ply lookahead; the greedy player's own move is
-    lifted to the top, so that the greedy move is never called absurd.
+    The game's own ratings for the levels (``ratings`` in its ``levels`` module), else
+    its ``action_values`` (its greedy player's ratings), on a sampled deal; else the
+    generic one-ply lookahead. The greedy player's own move is lifted to the top, so
+    that the greedy move is never called absurd.
     """
     sample = state.determinize(seat, rng)
-    rate = game_values(type(state))
+    rate = game_ratings(type(state)) or game_values(type(state))
     if rate is not None:
         values = dict(rate(sample, seat, rng))
     else:

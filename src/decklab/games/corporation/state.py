@@ -489,6 +489,20 @@ def greedy_choices(state: CorporationState, seat: int) -> list[int]:
     legal = state.hand(seat)
     if len(legal) == 1:
         return list(legal)
+    values = greedy_values(state, seat)
+    best = max(values.values())
+    return [v for v, ev in values.items() if ev >= best * (1.0 - NEAR_TIE)]
+
+
+def greedy_values(state: CorporationState, seat: int) -> dict[int, float]:
+    """Each value ``seat`` may play, with the points greedy expects it to bring this round.
+
+    The table model of :func:`greedy_choices` (public fields only, the same for a seat
+    that has already chosen), in the order of the seat's hand: the ratings the
+    beginner's noise picks among (``levels.py``), the same for every seat whatever its
+    place in the order of choosing.
+    """
+    legal = state.hand(seat)
     n = state.num_players
     top = state.top
     others = [o for o in range(n) if o != seat]
@@ -519,7 +533,7 @@ def greedy_choices(state: CorporationState, seat: int) -> list[int]:
         if best_partner >= best_outside:
             discount = 0.25
 
-    values: list[tuple[float, int]] = []
+    values: dict[int, float] = {}
     for v in legal:
         alone = 1.0
         for o in others:
@@ -531,6 +545,5 @@ def greedy_choices(state: CorporationState, seat: int) -> list[int]:
                 p = probs[o][v]
                 together *= p if o in my_corp else 1.0 - p
             ev += discount * state.reward(v, len(my_corp)) * together
-        values.append((ev, v))
-    best = max(ev for ev, _ in values)
-    return [v for ev, v in values if ev >= best * (1.0 - NEAR_TIE)]
+        values[v] = ev
+    return values
