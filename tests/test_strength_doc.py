@@ -57,7 +57,7 @@ def tiny(build: ModuleType, tmp_path_factory: pytest.TempPathFactory) -> tuple[A
     runs_dir = tmp_path_factory.mktemp("runs")
     run = build._arena("tiny", "tiny-arena", "facade", 2, ["greedy", "random"], 4, "tiny match")
     assert build.state(run, runs_dir) == "missing"
-    build.execute(run, runs_dir)
+    build.execute(run, runs_dir, tmp_path_factory.mktemp("work"))
     return run, runs_dir
 
 
@@ -116,8 +116,66 @@ def test_a_changed_command_marks_the_run_stale(
 def test_a_failing_command_records_nothing(build: ModuleType, tmp_path: Path) -> None:
     bad = build._arena("tiny", "bad", "no-such-game", 2, ["greedy"], 4, "bad")
     with pytest.raises(RuntimeError, match="bad failed"):
-        build.execute(bad, tmp_path)
-    assert not list(tmp_path.iterdir())
+        build.execute(bad, tmp_path / "runs", tmp_path / "work")
+    assert not (tmp_path / "runs").exists()
+
+
+def test_a_run_cut_short_resumes_and_its_record_adds_up_the_sittings(
+    build: ModuleType, tmp_path: Path
+) -> None:
+    from typer.testing import CliRunner
+
+    from decklab.cli import app
+    from decklab.lab.runner import finished_batches, part_path
+
+    run = build._arena("tiny", "cut-arena", "facade", 2, ["greedy", "random"], 32, "cut")
+    whole = build.execute(run, tmp_path / "whole", tmp_path / "work-whole")
+    # the first sitting: it starts, finishes some batches and dies
+    work = tmp_path / "work"
+    first = build.Sitting.resume(work / run.id, run, "2026-12-03T11:00:00+00:00")
+    assert first.sittings == 0 and first.cpu_s == 0
+    games = work / run.id / "games"
+    out = CliRunner().invoke(app, [*run.argv[1:], "--out", str(games)])
+    assert out.exit_code == 0, out.output
+    for index in (1, 3, 8):  # unfinished when it died
+        part_path(games, index).unlink()
+    kept = finished_batches(games)
+    assert len(kept) == 13
+    record = build.execute(run, tmp_path / "runs", work)
+    assert record["sittings"] == 2
+    assert record["started"] == "2026-12-03T11:00:00+00:00", "the first sitting's start decides"
+    assert record["cpu_s"] >= sum(e["cpu_seconds"] for e in kept.values())
+    assert record["result"]["per_agent"] == whole["result"]["per_agent"]
+    assert record["result"]["per_seat"] == whole["result"]["per_seat"]
+    assert not (work / run.id).exists(), "a finished run leaves no kept games behind"
+    assert "sittings" not in whole
+
+
+def test_kept_games_of_another_command_or_of_bots_since_changed_are_dropped(
+    build: ModuleType, tmp_path: Path
+) -> None:
+    run = build._arena("tiny", "kept", "corporation", 4, ["beginner"], 8, "kept")
+    folder = tmp_path / run.id
+
+    def keep(started: str, command: str) -> Path:
+        folder.mkdir(exist_ok=True)
+        note = {"command": command, "started": started, "sittings": 1}
+        (folder / "sitting.json").write_text(json.dumps(note), encoding="utf-8")
+        games = folder / "games"
+        games.mkdir(exist_ok=True)
+        (games / "batches.jsonl").write_text("", encoding="utf-8")
+        return games
+
+    keep("2026-12-03T11:00:00+00:00", run.command)
+    assert build.Sitting.resume(folder, run, "now").sittings == 1  # kept
+    keep("2026-12-03T11:00:00+00:00", run.command + " --seed 2")
+    assert build.Sitting.resume(folder, run, "now").sittings == 0
+    assert not (folder / "games").exists()
+    # the beginner's Corporation ratings changed on 2026-12-03 at 07:53
+    keep("2026-12-03T07:00:00+00:00", run.command)
+    again = build.Sitting.resume(folder, run, "now")
+    assert again.sittings == 0 and again.started == "now"
+    assert not (folder / "games").exists()
 
 
 def test_an_estimate_is_a_short_timing_scaled_to_the_full_count(

@@ -33,6 +33,7 @@ import math
 import os
 import platform
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -47,6 +48,10 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 RUNS = HERE / "runs"
+WORK = HERE / "work"
+"""Finished games of runs in progress (git-ignored): a run of hours resumes from them."""
+RESUMABLE = frozenset({"fairness", "arena"})
+"""The commands that keep their finished games in ``--out`` and resume from them."""
 TEMPLATE = ROOT / "docs" / "strength.src.md"
 PAGE = ROOT / "docs" / "strength.md"
 SEED = 2026
@@ -461,26 +466,75 @@ def state(run: Run, runs_dir: Path = RUNS) -> str:
     return "outdated" if outdated_by(run, record) else "done"
 
 
-def execute(run: Run, runs_dir: Path = RUNS) -> dict[str, Any]:
-    """Run it and write its record; a failed command writes nothing and raises."""
+def execute(run: Run, runs_dir: Path = RUNS, work_dir: Path = WORK) -> dict[str, Any]:
+    """Run it and write its record; a failed command writes nothing and raises.
+
+    A command of :data:`RESUMABLE` keeps its finished games in ``work_dir/ID/games``, so a run
+    cut short (the session ended) resumes there when made again; its record adds up the
+    CPU and wall time of every sitting and keeps the first sitting's start, which decides
+    whether a later change to the bots outdates it (then the kept games are dropped).
+    """
     started = datetime.now(UTC).isoformat(timespec="seconds")
     machine = _machine()
-    done = measure(run.executable())
+    argv = run.executable()
+    earlier = Sitting(started)
+    folder = None
+    if len(run.argv) > 1 and run.argv[1] in RESUMABLE and "--out" not in run.argv:
+        folder = work_dir / run.id
+        earlier = Sitting.resume(folder, run, started)
+        argv += ["--out", str(folder / "games")]
+    done = measure(argv)
     if done.returncode != 0:
         raise RuntimeError(f"{run.id} failed ({done.returncode}): {done.stderr[-2000:]}")
-    record = {
+    record: dict[str, Any] = {
         "id": run.id,
         "section": run.section,
         "command": run.command,
-        "wall_s": round(done.wall_s, 2),
-        "cpu_s": round(done.cpu_s, 2),
-        "started": started,
-        "machine": machine,
-        "commit": _commit(),
-        "result": json.loads(done.stdout),
+        "wall_s": round(earlier.wall_s + done.wall_s, 2),
+        "cpu_s": round(earlier.cpu_s + done.cpu_s, 2),
+        "started": earlier.started,
     }
+    if earlier.sittings:
+        record["sittings"] = earlier.sittings + 1
+    record |= {"machine": machine, "commit": _commit(), "result": json.loads(done.stdout)}
     _write(runs_dir / f"{run.id}.json", record)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
     return record
+
+
+@dataclass
+class Sitting:
+    """What the earlier sittings of a resumed run did: its start, their CPU and wall time."""
+
+    started: str
+    sittings: int = 0
+    cpu_s: float = 0.0
+    wall_s: float = 0.0
+
+    @classmethod
+    def resume(cls, folder: Path, run: Run, now: str) -> Sitting:
+        """The earlier sittings kept in ``folder``, or a fresh start (the folder emptied)
+        when it holds another command or games of bots changed since."""
+        from decklab.lab.runner import BATCHES, finished_batches
+
+        note = folder / "sitting.json"
+        try:
+            kept = json.loads(note.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            kept = None
+        if kept is None or kept.get("command") != run.command or outdated_by(run, kept):
+            shutil.rmtree(folder, ignore_errors=True)
+            kept = {"command": run.command, "started": now, "sittings": 0}
+        sitting = cls(str(kept["started"]), int(kept["sittings"]))
+        for log in folder.rglob(BATCHES):
+            for entry in finished_batches(log.parent).values():
+                sitting.cpu_s += float(entry["cpu_seconds"])
+                sitting.wall_s += float(entry["wall_seconds"])
+        folder.mkdir(parents=True, exist_ok=True)
+        kept["sittings"] = sitting.sittings + 1
+        note.write_text(json.dumps(kept, indent=1) + "\n", encoding="utf-8")
+        return sitting
 
 
 def _write(path: Path, record: dict[str, Any]) -> None:

@@ -509,15 +509,32 @@ def fairness(
     workers: WorkersArg = 1,
     as_json: JsonArg = False,
     progress: ProgressArg = True,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help="keep finished games in this folder (one sub-folder a table size); "
+            "the same command again resumes an interrupted run",
+        ),
+    ] = None,
 ) -> None:
     """The same agent in every seat of GAME: per-seat win rates and a χ² test of a seat effect."""
     from decklab.lab.fairness import parse_sizes, render_fairness, run_fairness
 
     def study(spec: str, **common: Any) -> Any:
         sizes = parse_sizes(players) if players is not None else None
-        return run_fairness(game, spec, games, players=sizes, **common)
+        return run_fairness(game, spec, games, players=sizes, out=out, **common)
 
-    _StudyRun(seed, option, workers, as_json, progress).show(game, agent, study, render_fairness)
+    try:
+        _StudyRun(seed, option, workers, as_json, progress).show(
+            game, agent, study, render_fairness
+        )
+    except KeyboardInterrupt:
+        if out is None:
+            raise
+        from decklab.lab.design_commands import interrupted
+
+        raise interrupted(out) from None
 
 
 @app.command()

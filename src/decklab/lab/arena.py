@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 from decklab.bots.registry import is_fair
@@ -42,6 +43,7 @@ from decklab.lab.runner import (
     derive_seed,
     make_plan,
     resolve_players,
+    resume_batches,
     run_batches,
     seat_lineups,
 )
@@ -513,6 +515,7 @@ def run_arena(
     ray: str | None = None,
     keep_results: bool = False,
     title: str | None = None,
+    out: Path | None = None,
 ) -> ArenaReport:
     """Play at least ``games`` games (whole deals: every deal in every rotation) and report.
 
@@ -527,6 +530,9 @@ def run_arena(
     games are played; ``keep_results`` also keeps every game's result (about
     1 KB each) in :attr:`ArenaReport.results`, for small runs that list them.
     ``title`` replaces the progress bar's description (the game and the agents).
+    ``out`` keeps every finished batch in that folder (the runner's part files), and a
+    run given a folder that holds part of the same plan plays only the rest: an
+    interrupted study resumes, and reports what an uninterrupted one would.
     """
     if workers < 1:
         raise ArenaError(f"workers must be at least 1, not {workers}")
@@ -585,7 +591,12 @@ def run_arena(
         return False
 
     with bar:
-        batches = run_batches(plan, range(plan.batches), Backend(workers=workers, ray=ray))
+        backend = Backend(workers=workers, ray=ray)
+        batches = (
+            run_batches(plan, range(plan.batches), backend)
+            if out is None
+            else resume_batches(plan, out, backend)
+        )
         try:
             for batch in batches:
                 for a in range(len(agents)):

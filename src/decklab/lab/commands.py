@@ -6,6 +6,7 @@ line; ``cli.py`` calls :func:`register` to add them to the ``decklab`` app.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -150,6 +151,14 @@ def register(app: typer.Typer) -> None:
         progress: Annotated[
             bool, typer.Option("--progress/--no-progress", help="show a progress bar")
         ] = True,
+        out: Annotated[
+            Path | None,
+            typer.Option(
+                "--out",
+                help="keep finished games in this folder; the same command again resumes "
+                "an interrupted run",
+            ),
+        ] = None,
     ) -> None:
         """Agents play duplicate deals of GAME; report win rates, scores and ratings."""
         require("arena", "numpy")
@@ -174,9 +183,16 @@ def register(app: typer.Typer) -> None:
                 sprt=bounds,
                 progress=progress and not as_json,
                 players=seats,
+                out=out,
             )
         except DecklabError as exc:
             raise fail(str(exc)) from None
+        except KeyboardInterrupt:
+            if out is None:
+                raise
+            from decklab.lab.design_commands import interrupted
+
+            raise interrupted(out) from None
         if as_json:
             print(report.to_json())
             return

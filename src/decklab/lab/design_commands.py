@@ -57,6 +57,17 @@ def _backend(workers: int, ray: str | None) -> Backend:
     return Backend(workers=workers, ray=ray)
 
 
+def interrupted(out: Path) -> typer.Exit:
+    """Ctrl-C ends a long run with 130 (the shell's code for SIGINT) and says how to
+    resume: what was finished is on disk, and the same command picks it up."""
+    Console(stderr=True, soft_wrap=True).print(
+        f"interrupted: what was finished is kept in {out}; "
+        "run the same command again (same --out and arguments) to resume",
+        highlight=False,
+    )
+    return typer.Exit(130)
+
+
 def register(app: typer.Typer) -> None:
     """Add ``simulate``, ``sweep``, ``tune``, ``skill`` and ``report`` to ``app``."""
     console = Console()
@@ -65,16 +76,6 @@ def register(app: typer.Typer) -> None:
     def fail(message: str) -> typer.Exit:
         err.print(f"[red]error:[/red] {message}", highlight=False)
         return typer.Exit(2)
-
-    def interrupted(out: Path) -> typer.Exit:
-        """Ctrl-C ends a long run with 130 (the shell's code for SIGINT) and says how to
-        resume: what was finished is on disk, and the same command picks it up."""
-        err.print(
-            f"interrupted: what was finished is kept in {out}; "
-            "run the same command again (same --out and arguments) to resume",
-            highlight=False,
-        )
-        return typer.Exit(130)
 
     @app.command()
     def simulate(

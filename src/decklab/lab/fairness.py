@@ -20,6 +20,7 @@ import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -30,6 +31,7 @@ from decklab.engine.errors import DecklabError
 from decklab.engine.registry import get_game
 from decklab.lab import stats
 from decklab.lab.arena import Rate, run_arena
+from decklab.lab.runner import logged_wall_seconds
 
 ALPHA = 0.01
 """A p-value at or below this is called a seat effect (issue 20: p > 0.01 at ≥ 400 games)."""
@@ -139,17 +141,22 @@ def run_fairness(
     options: Mapping[str, Any] | None = None,
     workers: int = 1,
     progress: bool = True,
+    out: Path | None = None,
 ) -> FairnessReport:
     """``agent`` in every seat, at least ``games`` games at each table size; per-seat rates.
 
     The games are the arena's (the same runner, deals and seeds): with one spec
     the arena seats it everywhere and has a single seating to play, so no seat
-    is rotated.
+    is rotated. ``out`` keeps each table size's finished batches in ``out/players-N``, so
+    that the same command resumes an interrupted study (an all-expert table of ten takes
+    hours); a table's wall time then adds up its sittings.
     """
     sizes = table_sizes(game, players)
     info = get_game(game).info
     tables: list[SeatTable] = []
     for n in sizes:
+        folder = None if out is None else out / f"players-{n}"
+        earlier = 0.0 if folder is None else logged_wall_seconds(folder)
         start = time.perf_counter()
         report = run_arena(
             game,
@@ -161,8 +168,9 @@ def run_fairness(
             progress=progress,
             players=n,
             title=f"{info.title}, {n} × {agent}",
+            out=folder,
         )
-        seconds = time.perf_counter() - start
+        seconds = earlier + time.perf_counter() - start
         wins = [rate.wins for rate in report.per_seat]
         chi2, dof, p = stats.equal_shares_chi2(wins)
         no_winner = report.games - round(math.fsum(wins))

@@ -588,6 +588,24 @@ def write_part(out: Path, plan: Plan, batch: Batch) -> None:
     os.replace(tmp, final)
 
 
+def finished_batches(out: Path) -> dict[int, dict[str, Any]]:
+    """A folder's batches logged as finished whose part file exists, by index (a torn last
+    line is ignored; none for no folder)."""
+    done: dict[int, dict[str, Any]] = {}
+    log = out / BATCHES
+    if not log.exists():
+        return done
+    for line in log.read_text(encoding="utf-8").splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        index = int(entry["index"])
+        if part_path(out, index).exists():
+            done[index] = entry
+    return done
+
+
 # ------------------------------------------------------------------ folders
 class RunFolder:
     """A folder holding one plan's results: manifest, finished-batch log, part files."""
@@ -631,19 +649,7 @@ class RunFolder:
 
     def finished(self) -> dict[int, dict[str, Any]]:
         """Batches logged as finished whose part file exists (a torn last line is ignored)."""
-        done: dict[int, dict[str, Any]] = {}
-        log = self.path / BATCHES
-        if not log.exists():
-            return done
-        for line in log.read_text(encoding="utf-8").splitlines():
-            try:
-                entry = json.loads(line)
-            except ValueError:
-                continue
-            index = int(entry["index"])
-            if part_path(self.path, index).exists():
-                done[index] = entry
-        return done
+        return finished_batches(self.path)
 
     def log(self, batch: Batch) -> None:
         with (self.path / BATCHES).open("a", encoding="utf-8") as fh:
@@ -684,6 +690,47 @@ def run_to_folder(
         if on_batch is not None:
             on_batch(batch)
     return folder
+
+
+def resume_batches(plan: Plan, out: Path, backend: Backend = LOCAL) -> Generator[Batch, None, None]:
+    """Every batch of ``plan`` in order, with its rows: those ``out`` holds read back, the
+    rest played and kept there as they finish.
+
+    Why: a study of hours (an all-expert table of ten) outlives a sitting. Run again with
+    the same plan and folder, it plays only what is missing, and since a batch's rows
+    depend on the plan alone, the report is the one an uninterrupted run gives. The rows
+    come back (unlike :func:`run_to_folder`'s) because the arena reads every game.
+    """
+    folder = RunFolder.open(out, plan)
+    done = folder.finished()
+    fresh = run_batches(plan, [b for b in range(plan.batches) if b not in done], backend)
+    try:
+        for index in range(plan.batches):
+            if index in done:
+                yield read_batch(out, done[index])
+                continue
+            batch = next(fresh)
+            write_part(out, plan, batch)
+            folder.log(batch)
+            yield batch
+    finally:
+        fresh.close()
+
+
+def read_batch(out: Path, entry: Mapping[str, Any]) -> Batch:
+    """A finished batch from its log line and its part file, rows and all."""
+    import pyarrow.parquet as pq
+
+    batch = _summary_batch(entry)
+    table = pq.read_table(part_path(out, batch.index), columns=list(COLUMNS))
+    batch.columns = {c: table.column(c).to_pylist() for c in COLUMNS}
+    return batch
+
+
+def logged_wall_seconds(out: Path) -> float:
+    """The wall time of the batches a folder holds finished: a resumed study's earlier
+    sittings."""
+    return math.fsum(float(e["wall_seconds"]) for e in finished_batches(out).values())
 
 
 def _summary_batch(entry: Mapping[str, Any]) -> Batch:
