@@ -537,6 +537,18 @@ class Sitting:
         return sitting
 
 
+def kept(run: Run, work_dir: Path = WORK) -> str:
+    """``  [kept: 6 of 16 batches]`` for a run cut short whose games wait in ``work_dir``
+    (a table size at a time), else nothing: how far a run of hours has got."""
+    from decklab.lab.runner import MANIFEST, finished_batches, read_plan
+
+    parts = []
+    for manifest in sorted((work_dir / run.id).rglob(MANIFEST)):
+        total = read_plan(manifest.parent).batches
+        parts.append(f"{len(finished_batches(manifest.parent))} of {total} batches")
+    return f"  [kept: {', '.join(parts)}]" if parts else ""
+
+
 def _write(path: Path, record: dict[str, Any]) -> None:
     """One field a line, the tool's result on one line (a Cabin report is thousands of rows)."""
     head = {k: v for k, v in record.items() if k != "result"}
@@ -1171,7 +1183,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     chosen = _select(args, every)
     if args.what == "list":
         for run in chosen:
-            print(f"{state(run):8} {run.id:36} {run.command}")
+            print(f"{state(run):8} {run.id:36} {run.command}{kept(run)}")
         return
     if args.what == "estimate":
         path = RUNS / "estimates.json"
