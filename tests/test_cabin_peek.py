@@ -7,12 +7,9 @@ interpreted expert, so the checks run in a pure-build subprocess on either build
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
-from pathlib import Path
 
-STRENGTH = Path(__file__).parent.parent / "docs" / "strength"
+from pure_scripts import run_pure
 
 CHECK = """
 import json, random, cabin_peek
@@ -38,15 +35,7 @@ print(json.dumps(out))
 
 
 def _run(code: str, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "DECKLAB_PURE": "1", "PYTHONPATH": os.pathsep.join(
-        [str(STRENGTH), str(STRENGTH.parent.parent / "src")])}  # fmt: skip
-    return subprocess.run(
-        [sys.executable, *(["-c", code] if code else [str(STRENGTH / "cabin_peek.py")]), *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    return run_pure("cabin_peek.py", code, *args)
 
 
 def test_peeking_keeps_what_it_says_and_deals_the_rest_afresh() -> None:

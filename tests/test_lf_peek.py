@@ -7,12 +7,9 @@ pure-build subprocess on either build."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
-from pathlib import Path
 
-STRENGTH = Path(__file__).parent.parent / "docs" / "strength"
+from pure_scripts import run_pure
 
 CHECK = """
 import json, random, lf_peek
@@ -41,14 +38,7 @@ print(json.dumps(out))
 
 
 def _run(code: str, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "DECKLAB_PURE": "1", "PYTHONPATH": str(STRENGTH)}
-    return subprocess.run(
-        [sys.executable, *(["-c", code] if code else [str(STRENGTH / "lf_peek.py")]), *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return run_pure("lf_peek.py", code, *args)
 
 
 def test_peeking_keeps_what_it_says_and_resamples_the_rest() -> None:
