@@ -116,6 +116,9 @@ class CorporationState(GameState):
     _legal: list[list[int]]
     _round_start: int
     _over: bool
+    _model: tuple[int, list[list[float]], list[float]] | None
+    """The opponent model's public counts (:func:`public_model`) and the number of rounds
+    they were counted at: the same for every seat and every clone with this history."""
 
     # ------------------------------------------------------------- set-up
     def _init_fields(self) -> None:
@@ -132,6 +135,7 @@ class CorporationState(GameState):
         self.rounds = []
         self._round_start = 0
         self._over = False
+        self._model = None
         self._start_round()
 
     def _deal(self) -> None:
@@ -163,6 +167,7 @@ class CorporationState(GameState):
         c._legal = self._legal  # rebuilt, never mutated
         c._round_start = self._round_start
         c._over = self._over
+        c._model = self._model  # counted from the history, which the clone shares
         return c
 
     def _start_round(self) -> None:
@@ -476,6 +481,26 @@ def _habits(state: CorporationState, seat: int) -> list[float]:
     return [c / total for c in counts]
 
 
+def public_model(state: CorporationState) -> tuple[list[list[float]], list[float]]:
+    """Every seat's habits (:func:`_habits`) and loyalty (:func:`_loyalty`; -1 until a
+    Corporation asks for it), counted once per round.
+
+    Why: both read only the revealed rounds and the values face up, which change
+    together, once a round; yet a search asks greedy for every seat of every position
+    it visits, and each ask counted every other seat's habits again (at 8 players,
+    seven times the same counts, most of the search's time). Clones share the counts
+    with their history; a state with a new round counts afresh. The lists must not be
+    changed by a caller, except to fill in a loyalty, which is the same for all sharers.
+    """
+    key = len(state.rounds)
+    memo = state._model
+    if memo is None or memo[0] != key:
+        n = state.num_players
+        memo = (key, [_habits(state, s) for s in range(n)], [-1.0] * n)
+        state._model = memo
+    return memo[1], memo[2]
+
+
 def greedy_choices(state: CorporationState, seat: int) -> list[int]:
     """The values greedy splits at random for ``seat`` (one, unless some are near-equal).
 
@@ -506,7 +531,8 @@ def greedy_values(state: CorporationState, seat: int) -> dict[int, float]:
     n = state.num_players
     top = state.top
     others = [o for o in range(n) if o != seat]
-    probs = {o: _habits(state, o) for o in others}
+    habits, loyalty = public_model(state)
+    probs = {o: habits[o] for o in others}
 
     # Last round's Corporations (public): members lean towards their focal value.
     my_corp: tuple[int, ...] = ()
@@ -518,7 +544,9 @@ def greedy_values(state: CorporationState, seat: int) -> dict[int, float]:
         for m in members:
             if m == seat:
                 continue
-            stay = _loyalty(state, m)
+            stay = loyalty[m]
+            if stay < 0.0:
+                stay = loyalty[m] = _loyalty(state, m)
             mixed = [(1.0 - stay) * x for x in probs[m]]
             mixed[focal] += stay
             probs[m] = mixed
