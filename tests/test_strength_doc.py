@@ -141,7 +141,11 @@ def test_a_run_cut_short_resumes_and_its_record_adds_up_the_sittings(
         part_path(games, index).unlink()
     kept = finished_batches(games)
     assert len(kept) == 13
-    assert build.kept(run, work) == "  [kept: 13 of 16 batches]"
+    to_go = sum(e["cpu_seconds"] for e in kept.values()) / 13 * 3
+    assert (
+        build.kept(run, work)
+        == f"  [kept: 13 of 16 batches, about {build._secs(to_go)} of CPU to go]"
+    )
     record = build.execute(run, tmp_path / "runs", work)
     assert record["sittings"] == 2
     assert record["started"] == "2026-12-03T11:00:00+00:00", "the first sitting's start decides"

@@ -538,14 +538,21 @@ class Sitting:
 
 
 def kept(run: Run, work_dir: Path = WORK) -> str:
-    """``  [kept: 6 of 16 batches]`` for a run cut short whose games wait in ``work_dir``
-    (a table size at a time), else nothing: how far a run of hours has got."""
+    """``  [kept: 6 of 16 batches, about 2.5 h of CPU to go]`` for a run cut short whose
+    games wait in ``work_dir`` (a table size at a time), else nothing: how far a run of
+    hours has got, and what its own batches say the rest costs (a better guide than an
+    estimate derived from another run)."""
     from decklab.lab.runner import MANIFEST, finished_batches, read_plan
 
     parts = []
     for manifest in sorted((work_dir / run.id).rglob(MANIFEST)):
         total = read_plan(manifest.parent).batches
-        parts.append(f"{len(finished_batches(manifest.parent))} of {total} batches")
+        done = finished_batches(manifest.parent)
+        text = f"{len(done)} of {total} batches"
+        if done and len(done) < total:
+            mean = math.fsum(float(e["cpu_seconds"]) for e in done.values()) / len(done)
+            text += f", about {_secs(mean * (total - len(done)))} of CPU to go"
+        parts.append(text)
     return f"  [kept: {', '.join(parts)}]" if parts else ""
 
 
