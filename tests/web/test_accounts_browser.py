@@ -130,3 +130,40 @@ def test_sign_up_log_in_passkey_and_a_second_device(browser: Any, live: LiveServ
     finally:
         one.close()
         two.close()
+
+
+def test_leaving_the_account_page_while_it_loads_raises_no_error(
+    browser: Any, live: LiveServer
+) -> None:
+    """The account page draws the games first and its friends and mail panels after; a
+    player who follows a link before they load must not get a script error (the panels
+    once looked for the page they belonged to, found nothing, and the error's message
+    was then written to a status line that was gone too)."""
+    base = live.base.replace("127.0.0.1", "localhost")
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(base + "/account")
+        ready(page)
+        held: list[Any] = []
+        page.route("**/api/me/friends", lambda route: held.append(route))  # held: the panel waits
+        page.fill("#signup-name", "lea")
+        page.fill("#signup-password", PASSWORD)
+        page.click("#signup-form button[type=submit]")
+        page.wait_for_selector("h1:has-text('Hello, lea')")
+        for _ in range(100):
+            if held:
+                break
+            page.wait_for_timeout(50)
+        assert held, "the friends panel never asked for the friends"
+        page.click("#my-ratings")  # on to another page before the panels are in
+        page.wait_for_url(re.compile(r"/player/lea$"))
+        with page.expect_response(lambda r: "/api/me/friends" in r.url):
+            held[0].continue_()
+        page.evaluate("() => new Promise((done) => setTimeout(done, 200))")  # let it settle
+        assert errors == []
+        assert page.query_selector("#friends") is None  # not added to the page now shown
+    finally:
+        context.close()

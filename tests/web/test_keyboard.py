@@ -148,6 +148,24 @@ def test_a_whole_game_by_keyboard_averages_under_six_presses_a_move(
     assert not page.js_errors
 
 
+def settled(page: Any, live: LiveServer, table_id: str) -> None:
+    """Wait until the page shows the table's current version with undo offered, nothing
+    waiting to be sent. An undo names the version it was asked at, and the server refuses
+    one asked at an older version (a frame still on its way: CI's loaded machine once
+    pressed Ctrl+Z a moment too early, and the undo never came)."""
+    for _ in range(50):
+        current = live.service.tables[table_id].version
+        page.wait_for_function(
+            """v => { const t = window.decklabTable;
+                return t.frame && t.frame.version === v && t.frame.can_undo
+                    && t.pending === null && t.sending === null; }""",
+            arg=current,
+        )
+        if live.service.tables[table_id].version == current:
+            return
+    raise AssertionError("the table's version kept moving")
+
+
 def test_shortcuts_undo_hint_and_the_move_list(page: Any, live: LiveServer) -> None:
     table_id, token = new_table(live, "cabin", 1)
     open_seat(page, live, table_id, token)
@@ -155,13 +173,14 @@ def test_shortcuts_undo_hint_and_the_move_list(page: Any, live: LiveServer) -> N
     v0 = version(page)
     key_move(page, offered(page)[0])
     assert version(page) > v0
+    settled(page, live, table_id)
     page.keyboard.press("Control+z")  # Ctrl+Z undoes, alone
     page.wait_for_function(
         "v => Number(document.querySelector('.felt-wrap').dataset.version) !== v", arg=version(page)
     )
     v1 = version(page)
     key_move(page, offered(page)[0])
-    page.wait_for_function("window.decklabTable.frame.can_undo")
+    settled(page, live, table_id)
     page.keyboard.press("u")  # and so does u
     page.wait_for_function(
         "v => Number(document.querySelector('.felt-wrap').dataset.version) !== v", arg=version(page)

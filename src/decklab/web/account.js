@@ -71,6 +71,7 @@ export class AccountPage {
 
   say(text, error = false) {
     const out = this.root.querySelector("#account-status");
+    if (!out) return; // the player has gone on to another page: nothing to tell here
     out.textContent = text;
     out.className = error ? "error" : "";
   }
@@ -183,10 +184,14 @@ export class AccountPage {
           this.field("delete-confirm", "Type your username", { maxlength: 32, autocomplete: "off" }),
           me.has_password ? this.field("delete-password", "Password", { type: "password", autocomplete: "current-password" }) : null,
           h("button.danger", { type: "submit" }, "Delete my account"))));
+    // The panels below load after the page is drawn, and the player may follow a link
+    // (a table under "In play") before they do: then they belong to a page that is gone.
+    const data = this.root.querySelector("#data-h").closest("section");
     const friends = await new FriendsPanel(games).start().catch(() => null);
-    if (friends) this.root.querySelector("#data-h").closest("section").before(friends);
+    if (!data.isConnected) return;
+    if (friends) data.before(friends);
     const mail = await this.mailPanel().catch(() => null);
-    if (mail) this.root.querySelector("#data-h").closest("section").before(mail);
+    if (mail && data.isConnected) data.before(mail);
   }
 
   /** Mail of turns and invitations: the address and each kind on or off (per account). */

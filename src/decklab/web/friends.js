@@ -18,6 +18,7 @@ export class FriendsPanel {
 
   say(text, error = false) {
     const out = this.el.querySelector("#friends-status");
+    if (!out) return; // not drawn (yet, or any more): nothing to tell
     out.textContent = text;
     out.className = error ? "error" : "";
   }
