@@ -44,6 +44,7 @@ from decklab.bots.explain import explained
 from decklab.bots.greedy import GreedyAgent, best_first, game_estimate, game_greedy, game_values
 from decklab.bots.registry import register_agent
 from decklab.bots.search import Tree, squash
+from decklab.bots.streams import SeededOnUse
 from decklab.engine.gamecode import game_function
 from decklab.engine.state import GameState, seat_name
 
@@ -222,7 +223,7 @@ class FastAgent(Agent):
             others = self._committed_others(sample, seat, stream, greedy)
             for action in moves:
                 trial = sample.clone()
-                local = random.Random(stream)
+                local = SeededOnUse(stream)
                 trial.apply(seat, action)
                 for other, choice in others:
                     if other in trial.to_act() and choice in trial.legal_actions(other):
@@ -266,13 +267,13 @@ class FastAgent(Agent):
                 if len(legal) > 1:
                     seed = local.getrandbits(64)
                     best: tuple[float, float] | None = None
-                    for move in self.candidates(trial, seat, legal, random.Random(seed)):
+                    for move in self.candidates(trial, seat, legal, SeededOnUse(seed)):
                         branch = trial.clone()
                         branch.apply(seat, move)
                         got = self._roll(
                             branch,
                             seat,
-                            random.Random(seed),
+                            SeededOnUse(seed),
                             greedy,
                             left - 1 if left > 0 else -1,
                             plans - 1,
@@ -348,7 +349,7 @@ class FastAgent(Agent):
         if not waiting or not (len(sample.to_act()) > 1 or sample.info.simultaneous):
             return []
         assert callable(greedy)
-        local = random.Random(stream ^ 0x5DEECE66D)
+        local = SeededOnUse(stream ^ 0x5DEECE66D)
         return [(s, int(greedy(sample, s, local))) for s in waiting if sample.legal_actions(s)]
 
     def _per_deal(

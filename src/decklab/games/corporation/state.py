@@ -116,9 +116,9 @@ class CorporationState(GameState):
     _legal: list[list[int]]
     _round_start: int
     _over: bool
-    _model: tuple[int, list[list[float]], list[float]] | None
-    """The opponent model's public counts (:func:`public_model`) and the number of rounds
-    they were counted at: the same for every seat and every clone with this history."""
+    _model: TableModel | None
+    """The opponent model's public counts and greedy's choices for this history
+    (:class:`TableModel`): the same for every seat and every clone with this history."""
 
     # ------------------------------------------------------------- set-up
     def _init_fields(self) -> None:
@@ -448,24 +448,39 @@ def _loyalty(state: CorporationState, seat: int) -> float:
     play the focal value the next round? The rate is smoothed and the chance level
     of a random player taken off, so a random partner counts as nearly disloyal.
     """
-    rounds = state.rounds
-    top = state.top
-    hits = 0
-    times = 0
-    start = max(1, len(rounds) - 3 * MEMORY)
-    for r in range(start, len(rounds)):
-        before = rounds[r - 1]
-        lock = before[seat]
-        if sum(1 for v in before if v == lock) < 2:
-            continue
-        times += 1
-        if rounds[r][seat] == _focal(top, lock):
-            hits += 1
+    hits, times = _loyalty_counts(state.rounds, state.top, seat)
+    return _loyalty_rate(state.top, hits, times)
+
+
+def _loyalty_rate(top: int, hits: int, times: int) -> float:
+    """:func:`_loyalty` from its counts: smoothed, less the chance level."""
     if top <= 2:
         return 1.0  # one value left to play: staying is all it can do
     chance = 1.0 / (top - 1)
     rate = (hits + 1.0) / (times + 2.0)
     return max(0.0, (rate - chance) / (1.0 - chance))
+
+
+def _loyalty_counts(rounds: list[tuple[int, ...]], top: int, seat: int) -> tuple[int, int]:
+    """(times ``seat`` met its Corporation on the focal value, times it was in one) over
+    the last ``3 * MEMORY`` rounds."""
+    hits = 0
+    times = 0
+    for r in range(max(1, len(rounds) - 3 * MEMORY), len(rounds)):
+        hit, time = _loyal_in(rounds, r, top, seat)
+        hits += hit
+        times += time
+    return hits, times
+
+
+def _loyal_in(rounds: list[tuple[int, ...]], r: int, top: int, seat: int) -> tuple[int, int]:
+    """Round ``r``'s part of :func:`_loyalty_counts`: (1, 1), (0, 1) or, if ``seat`` was
+    in no Corporation the round before, (0, 0)."""
+    before = rounds[r - 1]
+    lock = before[seat]
+    if sum(1 for v in before if v == lock) < 2:
+        return 0, 0
+    return (1 if rounds[r][seat] == _focal(top, lock) else 0), 1
 
 
 def _habits(state: CorporationState, seat: int) -> list[float]:
@@ -481,6 +496,102 @@ def _habits(state: CorporationState, seat: int) -> list[float]:
     return [c / total for c in counts]
 
 
+class TableModel:
+    """What the opponent model reads of one public history, counted once: every seat's
+    habits, loyalties (-1 until asked), the play it leans to (None until asked) and
+    greedy choices (None until asked).
+
+    Everything in it is a function of the revealed rounds alone (and the options), so
+    it is shared by every state with that history: by clones, and, through ``after``
+    (the model of each round revealed next, by its values), by the states a search
+    reaches along the same rounds in different iterations. At 8 players three in four
+    of the models a search made were for a history it had counted before. A model made
+    as the successor of another takes over its loyalty counts and adds one round to
+    them, instead of counting the last ``3 * MEMORY`` rounds again; the counts are
+    whole numbers, so the rates come out exactly as counted afresh.
+    """
+
+    def __init__(self, state: CorporationState, before: TableModel | None = None) -> None:
+        n = state.num_players
+        self.rounds = len(state.rounds)
+        self.habits = [_habits(state, s) for s in range(n)]
+        self.loyalty = [-1.0] * n
+        self.counts: list[tuple[int, int]] | None = None
+        if before is not None and before.counts is not None:
+            self.counts = _next_counts(before.counts, state.rounds, state.top)
+        self.leaning: list[list[float]] | None = None
+        self.choices: list[list[int] | None] = [None] * n
+        self.after: dict[tuple[int, ...], TableModel] = {}
+
+    def loyal(self, state: CorporationState, seat: int) -> float:
+        """``seat``'s :func:`_loyalty`, from the kept counts."""
+        stay = self.loyalty[seat]
+        if stay < 0.0:
+            if self.counts is None:
+                self.counts = [
+                    _loyalty_counts(state.rounds, state.top, s) for s in range(state.num_players)
+                ]
+            hits, times = self.counts[seat]
+            stay = self.loyalty[seat] = _loyalty_rate(state.top, hits, times)
+        return stay
+
+    def leanings(self, state: CorporationState) -> list[list[float]]:
+        """Each seat's chances of playing each value as the others see them: its habits,
+        leaning to its focal value as far as it is loyal if it was in a Corporation
+        last round. The same whoever asks, so made once."""
+        if self.leaning is None:
+            top = state.top
+            probs = list(self.habits)
+            for value, members in state.corporations:
+                focal = _focal(top, value)
+                for m in members:
+                    stay = self.loyal(state, m)
+                    mixed = [(1.0 - stay) * x for x in probs[m]]
+                    mixed[focal] += stay
+                    probs[m] = mixed
+            self.leaning = probs
+        return self.leaning
+
+
+def _next_counts(
+    counts: list[tuple[int, int]], rounds: list[tuple[int, ...]], top: int
+) -> list[tuple[int, int]]:
+    """The loyalty counts one round on: the newest round in, the one that fell out of the
+    window (if any) out."""
+    newest = len(rounds) - 1
+    oldest = newest - 3 * MEMORY
+    out = []
+    for seat, (hits, times) in enumerate(counts):
+        if newest >= 1:
+            hit, time = _loyal_in(rounds, newest, top, seat)
+            hits += hit
+            times += time
+        if oldest >= 1:
+            hit, time = _loyal_in(rounds, oldest, top, seat)
+            hits -= hit
+            times -= time
+        out.append((hits, times))
+    return out
+
+
+def _memo(state: CorporationState) -> TableModel:
+    """The model of ``state``'s history: kept, the next round's of the kept one, or new."""
+    key = len(state.rounds)
+    memo = state._model
+    if memo is not None and memo.rounds == key:
+        return memo
+    if memo is not None and memo.rounds == key - 1:
+        # A round revealed since: its successor, if another state already counted it.
+        last = state.rounds[-1]
+        nxt = memo.after.get(last)
+        if nxt is None:
+            nxt = memo.after[last] = TableModel(state, memo)
+        state._model = nxt
+        return nxt
+    memo = state._model = TableModel(state)
+    return memo
+
+
 def public_model(state: CorporationState) -> tuple[list[list[float]], list[float]]:
     """Every seat's habits (:func:`_habits`) and loyalty (:func:`_loyalty`; -1 until a
     Corporation asks for it), counted once per round.
@@ -488,17 +599,12 @@ def public_model(state: CorporationState) -> tuple[list[list[float]], list[float
     Why: both read only the revealed rounds and the values face up, which change
     together, once a round; yet a search asks greedy for every seat of every position
     it visits, and each ask counted every other seat's habits again (at 8 players,
-    seven times the same counts, most of the search's time). Clones share the counts
-    with their history; a state with a new round counts afresh. The lists must not be
-    changed by a caller, except to fill in a loyalty, which is the same for all sharers.
+    seven times the same counts, most of the search's time). Every state with the same
+    history shares them (:class:`TableModel`). The lists must not be changed by a
+    caller; a loyalty is filled in by :meth:`TableModel.loyal`.
     """
-    key = len(state.rounds)
-    memo = state._model
-    if memo is None or memo[0] != key:
-        n = state.num_players
-        memo = (key, [_habits(state, s) for s in range(n)], [-1.0] * n)
-        state._model = memo
-    return memo[1], memo[2]
+    memo = _memo(state)
+    return memo.habits, memo.loyalty
 
 
 def greedy_choices(state: CorporationState, seat: int) -> list[int]:
@@ -510,13 +616,24 @@ def greedy_choices(state: CorporationState, seat: int) -> list[int]:
     still to choose to play. It reads only public fields and never the seat's own
     face-down choice, so it may be asked about a seat that has already chosen: the
     answer is the same as before it chose.
+
+    Kept for the round with the public counts (read-only for the caller): everything it
+    reads changes only when a round is revealed, and a search asks it about the same
+    seats of the same round in every iteration (at 8 players, most of the all-expert
+    search's time after :func:`public_model`).
     """
-    legal = state.hand(seat)
-    if len(legal) == 1:
-        return list(legal)
-    values = greedy_values(state, seat)
-    best = max(values.values())
-    return [v for v, ev in values.items() if ev >= best * (1.0 - NEAR_TIE)]
+    kept = _memo(state).choices
+    near = kept[seat]
+    if near is None:
+        legal = state.hand(seat)
+        if len(legal) == 1:
+            near = list(legal)
+        else:
+            values = greedy_values(state, seat)
+            best = max(values.values())
+            near = [v for v, ev in values.items() if ev >= best * (1.0 - NEAR_TIE)]
+        kept[seat] = near
+    return near
 
 
 def greedy_values(state: CorporationState, seat: int) -> dict[int, float]:
@@ -531,25 +648,14 @@ def greedy_values(state: CorporationState, seat: int) -> dict[int, float]:
     n = state.num_players
     top = state.top
     others = [o for o in range(n) if o != seat]
-    habits, loyalty = public_model(state)
-    probs = {o: habits[o] for o in others}
+    probs = _memo(state).leanings(state)
 
     # Last round's Corporations (public): members lean towards their focal value.
     my_corp: tuple[int, ...] = ()
     my_focal = 0
     for value, members in state.corporations:
-        focal = _focal(top, value)
         if seat in members:
-            my_corp, my_focal = members, focal
-        for m in members:
-            if m == seat:
-                continue
-            stay = loyalty[m]
-            if stay < 0.0:
-                stay = loyalty[m] = _loyalty(state, m)
-            mixed = [(1.0 - stay) * x for x in probs[m]]
-            mixed[focal] += stay
-            probs[m] = mixed
+            my_corp, my_focal = members, _focal(top, value)
 
     # Near the end a shared reward helps the rival partner as much as it helps us.
     points = state.points
