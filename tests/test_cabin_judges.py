@@ -72,3 +72,31 @@ def test_the_rollout_judge_never_reads_the_hidden_order(judges: ModuleType) -> N
         assert order == judges.candidates(other, 0, random.Random(4), 2.0)
         got = judges.outcomes(state, 0, random.Random(6), order, 2, 1)
         assert got == judges.outcomes(other, 0, random.Random(6), order, 2, 1)
+
+
+TREE = SCRIPT.parent / "cabin_tree.py"
+
+
+@pytest.fixture(scope="module")
+def tree() -> ModuleType:
+    sys.path.insert(0, str(SCRIPT.parent))  # it imports its neighbour cabin_rollout
+    spec = importlib.util.spec_from_file_location("cabin_tree", TREE)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("shared", [False, True])
+def test_the_tree_over_what_the_player_sees_never_reads_the_hidden_order(
+    tree: ModuleType, shared: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """cabin_tree.py's search (issue 20's fourth round) keys its nodes by the view and
+    samples every deal from the root's view: two states that differ only in hidden
+    cards get the same move. It fails if the tree starts from the true state instead of
+    a sampled deal, or keys a node by anything the player does not see."""
+    monkeypatch.setattr(tree, "SHARED", shared)
+    for state, other in _view_pairs(4):
+        move = tree.tree_action(state, random.Random(8), 60, 2, 2.0)
+        assert move == tree.tree_action(other, random.Random(8), 60, 2, 2.0)
+        assert move in state.legal_actions(0)
