@@ -21,51 +21,40 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import statistics
 import sys
-import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from decklab.bots.base import make_rng
 from decklab.games.cabin import expert
 from decklab.games.cabin.state import ANCHOR_CABIN, TAKE, CabinState
 
 HERE = Path(__file__).parent
 SEA_LEFT = int(os.environ.get("SEA_LEFT", "-1"))
 sys.path.insert(0, str(HERE))
-from cabin_rollout import interval  # noqa: E402
+from cabin_rollout import interval, timed_deal  # noqa: E402
 
 
 def one_deal(args: tuple[int, int, int, float]) -> dict[str, float]:
     deal, nodes, samples, penalty = args
-    state = CabinState.new(1, seed=deal)
-    rng = make_rng(deal)
-    cpu = slowest = 0.0
-    decisions = 0
-    while not state.is_terminal():
+
+    def decide(state: CabinState, rng: random.Random) -> int:
         legal = state.legal_actions(0)
-        if len(legal) == 1:
-            state.apply(0, legal[0])
-            continue
-        start = time.process_time()
         sample = state.determinize(0, rng)
         late = state.phase == TAKE or len(state.sea) <= SEA_LEFT
         budget = nodes if nodes >= 0 else (-nodes if late else 0)
         values = expert.action_values(sample, 0, rng, samples, budget)
         if ANCHOR_CABIN in values:
             values[ANCHOR_CABIN] += penalty
-        action = min(values, key=lambda a: (values[a], legal.index(a))) if values else legal[0]
-        took = time.process_time() - start
-        cpu += took
-        slowest = max(slowest, took)
-        decisions += 1
-        state.apply(0, action)
+        return min(values, key=lambda a: (values[a], legal.index(a))) if values else legal[0]
+
+    played = timed_deal(deal, decide)
     return {
         "deal": deal,
-        "nodes": state.scores()[0],
-        "cpu": cpu / max(1, decisions),
-        "slowest": slowest,
+        "nodes": played["score"],
+        "cpu": played["cpu"],
+        "slowest": played["slowest"],
     }
 
 

@@ -28,6 +28,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -38,18 +39,39 @@ from decklab.games.cabin.state import TAKE, CabinState
 HERE = Path(__file__).parent
 
 
-def one_deal(args: tuple[int, tuple[float, int, int, float, int, int]]) -> dict[str, float]:
-    deal, (margin, rollouts, inner, switch, depth, sea_only) = args
+def timed_deal(deal: int, decide: Callable[[CabinState, random.Random], int]) -> dict[str, float]:
+    """Deal ``deal`` played to the end as the ``expert`` agent plays it (``make_rng(N)``),
+    ``decide`` asked at every decision with more than one legal move and timed (CPU):
+    the score, the mean and the slowest CPU a decision, and how many were asked."""
     state = CabinState.new(1, seed=deal)
     rng = make_rng(deal)
     cpu = slowest = 0.0
-    decisions = judged = changed = 0
+    decisions = 0
     while not state.is_terminal():
         legal = state.legal_actions(0)
         if len(legal) == 1:
             state.apply(0, legal[0])
             continue
         start = time.process_time()
+        action = decide(state, rng)
+        took = time.process_time() - start
+        cpu += took
+        slowest = max(slowest, took)
+        decisions += 1
+        state.apply(0, action)
+    return {
+        "score": state.scores()[0],
+        "cpu": cpu / max(1, decisions),
+        "slowest": slowest,
+        "decisions": decisions,
+    }
+
+
+def one_deal(args: tuple[int, tuple[float, int, int, float, int, int]]) -> dict[str, float]:
+    deal, (margin, rollouts, inner, switch, depth, sea_only) = args
+    counts = {"judged": 0, "changed": 0}
+
+    def decide(state: CabinState, rng: random.Random) -> int:
         sample = state.determinize(0, rng)
         order = rollout.candidates(sample, 0, rng, margin)
         action = order[0]
@@ -62,21 +84,18 @@ def one_deal(args: tuple[int, tuple[float, int, int, float, int, int]]) -> dict[
             else:
                 got = rollout.shallow(sample, 0, sub, order, rollouts, depth, inner)
             action = rollout.choose(got, order, switch)
-            judged += 1
-            changed += action != order[0]
-        took = time.process_time() - start
-        cpu += took
-        slowest = max(slowest, took)
-        decisions += 1
-        state.apply(0, action)
+            counts["judged"] += 1
+            counts["changed"] += action != order[0]
+        return action
+
+    played = timed_deal(deal, decide)
     return {
         "deal": deal,
-        "rollout": state.scores()[0],
-        "cpu": cpu / max(1, decisions),
-        "slowest": slowest,
-        "decisions": decisions,
-        "judged": judged,
-        "changed": changed,
+        "rollout": played["score"],
+        "cpu": played["cpu"],
+        "slowest": played["slowest"],
+        "decisions": played["decisions"],
+        **counts,
     }
 
 

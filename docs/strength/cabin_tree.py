@@ -30,18 +30,16 @@ import os
 import random
 import statistics
 import sys
-import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from decklab.bots.base import make_rng
 from decklab.games.cabin import expert
 from decklab.games.cabin.state import TAKE, CabinState
 
 HERE = Path(__file__).parent
 SHARED = os.environ.get("SHARED", "") == "1"
 sys.path.insert(0, str(HERE))
-from cabin_rollout import interval  # noqa: E402
+from cabin_rollout import interval, timed_deal  # noqa: E402
 
 
 def view_key(state: CabinState) -> str:
@@ -120,31 +118,18 @@ def tree_action(state: CabinState, rng: random.Random, iters: int, depth: int, c
 
 def one_deal(args: tuple[int, int, int, float]) -> dict[str, float]:
     deal, iters, depth, c = args
-    state = CabinState.new(1, seed=deal)
-    rng = make_rng(deal)
-    cpu = slowest = 0.0
-    decisions = 0
-    while not state.is_terminal():
-        legal = state.legal_actions(0)
-        if len(legal) == 1:
-            state.apply(0, legal[0])
-            continue
-        start = time.process_time()
+
+    def decide(state: CabinState, rng: random.Random) -> int:
         if state.phase == TAKE:
-            sample = state.determinize(0, rng)
-            action = expert.expert_action(sample, 0, rng)
-        else:
-            action = tree_action(state, rng, iters, depth, c)
-        took = time.process_time() - start
-        cpu += took
-        slowest = max(slowest, took)
-        decisions += 1
-        state.apply(0, action)
+            return expert.expert_action(state.determinize(0, rng), 0, rng)
+        return tree_action(state, rng, iters, depth, c)
+
+    played = timed_deal(deal, decide)
     return {
         "deal": deal,
-        "tree": state.scores()[0],
-        "cpu": cpu / max(1, decisions),
-        "slowest": slowest,
+        "tree": played["score"],
+        "cpu": played["cpu"],
+        "slowest": played["slowest"],
     }
 
 
