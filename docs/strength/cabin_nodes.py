@@ -22,9 +22,7 @@ from __future__ import annotations
 import json
 import os
 import random
-import statistics
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from decklab.games.cabin import expert
@@ -33,7 +31,7 @@ from decklab.games.cabin.state import ANCHOR_CABIN, TAKE, CabinState
 HERE = Path(__file__).parent
 SEA_LEFT = int(os.environ.get("SEA_LEFT", "-1"))
 sys.path.insert(0, str(HERE))
-from cabin_rollout import interval, timed_deal  # noqa: E402
+from cabin_rollout import paired_run, timed_deal  # noqa: E402
 
 
 def one_deal(args: tuple[int, int, int, float]) -> dict[str, float]:
@@ -49,13 +47,7 @@ def one_deal(args: tuple[int, int, int, float]) -> dict[str, float]:
             values[ANCHOR_CABIN] += penalty
         return min(values, key=lambda a: (values[a], legal.index(a))) if values else legal[0]
 
-    played = timed_deal(deal, decide)
-    return {
-        "deal": deal,
-        "nodes": played["score"],
-        "cpu": played["cpu"],
-        "slowest": played["slowest"],
-    }
+    return timed_deal(deal, decide, "nodes")
 
 
 def main() -> None:
@@ -63,32 +55,15 @@ def main() -> None:
     samples = int(sys.argv[4]) if len(sys.argv) > 4 else expert.SAMPLES
     workers = int(sys.argv[5]) if len(sys.argv) > 5 else 1
     penalty = float(sys.argv[6]) if len(sys.argv) > 6 else 0.0
-    known = {row["deal"]: row for row in json.loads((HERE / "cabin-2000.json").read_text())["rows"]}
-    rows = []
-    with ProcessPoolExecutor(workers) as pool:
-        for row in pool.map(
-            one_deal, [(d, nodes, samples, penalty) for d in range(first, first + count)]
-        ):
-            row["bound"] = known[row["deal"]]["clairvoyant"]
-            row["expert"] = known[row["deal"]]["expert"]
-            rows.append(row)
-            print(json.dumps(row), flush=True)
-    diff, half = interval([r["nodes"] - r["expert"] for r in rows])
-    gap, gap_half = interval([r["nodes"] - r["bound"] for r in rows])
-    print(
-        json.dumps(
-            {
-                "deals": [first, first + count - 1],
-                "nodes": nodes,
-                "samples": samples,
-                "penalty": penalty,
-                "gap": [gap, gap_half],
-                "minus_expert": [diff, half],
-                "cpu_per_decision": statistics.fmean(r["cpu"] for r in rows),
-                "slowest": max(r["slowest"] for r in rows),
-            }
-        )
-    )
+    jobs = [(d, nodes, samples, penalty) for d in range(first, first + count)]
+    summary = {
+        "deals": [first, first + count - 1],
+        "nodes": nodes,
+        "samples": samples,
+        "penalty": penalty,
+        **paired_run(one_deal, jobs, workers, "nodes"),
+    }
+    print(json.dumps(summary))
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from decklab.bots.base import make_rng
 import cabin_judges as rollout  # noqa: E402  (this folder: the experiment's judges)
@@ -39,10 +40,13 @@ from decklab.games.cabin.state import TAKE, CabinState
 HERE = Path(__file__).parent
 
 
-def timed_deal(deal: int, decide: Callable[[CabinState, random.Random], int]) -> dict[str, float]:
+def timed_deal(
+    deal: int, decide: Callable[[CabinState, random.Random], int], name: str
+) -> dict[str, float]:
     """Deal ``deal`` played to the end as the ``expert`` agent plays it (``make_rng(N)``),
     ``decide`` asked at every decision with more than one legal move and timed (CPU):
-    the score, the mean and the slowest CPU a decision, and how many were asked."""
+    the deal, the score under ``name``, the mean and the slowest CPU a decision, and how
+    many were asked."""
     state = CabinState.new(1, seed=deal)
     rng = make_rng(deal)
     cpu = slowest = 0.0
@@ -60,7 +64,8 @@ def timed_deal(deal: int, decide: Callable[[CabinState, random.Random], int]) ->
         decisions += 1
         state.apply(0, action)
     return {
-        "score": state.scores()[0],
+        "deal": deal,
+        name: state.scores()[0],
         "cpu": cpu / max(1, decisions),
         "slowest": slowest,
         "decisions": decisions,
@@ -88,21 +93,36 @@ def one_deal(args: tuple[int, tuple[float, int, int, float, int, int]]) -> dict[
             counts["changed"] += action != order[0]
         return action
 
-    played = timed_deal(deal, decide)
-    return {
-        "deal": deal,
-        "rollout": played["score"],
-        "cpu": played["cpu"],
-        "slowest": played["slowest"],
-        "decisions": played["decisions"],
-        **counts,
-    }
+    return {**timed_deal(deal, decide, "rollout"), **counts}
 
 
 def interval(xs: list[float]) -> tuple[float, float]:
     mean = statistics.fmean(xs)
     half = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else 0.0
     return mean, half
+
+
+def paired_run(
+    one_deal: Callable[[Any], dict[str, float]], jobs: list[Any], workers: int, name: str
+) -> dict[str, Any]:
+    """``one_deal`` over ``jobs`` (one a deal, first item the deal), each row printed as a
+    JSON line with the bound and the expert's score from ``cabin-2000.json``; what comes
+    back is the score under ``name`` against the bound and, paired, against the expert
+    (95% intervals), and the CPU a decision."""
+    known = {row["deal"]: row for row in json.loads((HERE / "cabin-2000.json").read_text())["rows"]}
+    rows = []
+    with ProcessPoolExecutor(workers) as pool:
+        for row in pool.map(one_deal, jobs):
+            row["bound"] = known[row["deal"]]["clairvoyant"]
+            row["expert"] = known[row["deal"]]["expert"]
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+    return {
+        "gap": list(interval([r[name] - r["bound"] for r in rows])),
+        "minus_expert": list(interval([r[name] - r["expert"] for r in rows])),
+        "cpu_per_decision": statistics.fmean(r["cpu"] for r in rows),
+        "slowest": max(r["slowest"] for r in rows),
+    }
 
 
 def main() -> None:

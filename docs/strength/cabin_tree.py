@@ -28,9 +28,7 @@ import json
 import math
 import os
 import random
-import statistics
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from decklab.games.cabin import expert
@@ -39,7 +37,7 @@ from decklab.games.cabin.state import TAKE, CabinState
 HERE = Path(__file__).parent
 SHARED = os.environ.get("SHARED", "") == "1"
 sys.path.insert(0, str(HERE))
-from cabin_rollout import interval, timed_deal  # noqa: E402
+from cabin_rollout import paired_run, timed_deal  # noqa: E402
 
 
 def view_key(state: CabinState) -> str:
@@ -124,39 +122,20 @@ def one_deal(args: tuple[int, int, int, float]) -> dict[str, float]:
             return expert.expert_action(state.determinize(0, rng), 0, rng)
         return tree_action(state, rng, iters, depth, c)
 
-    played = timed_deal(deal, decide)
-    return {
-        "deal": deal,
-        "tree": played["score"],
-        "cpu": played["cpu"],
-        "slowest": played["slowest"],
-    }
+    return timed_deal(deal, decide, "tree")
 
 
 def main() -> None:
     first, count, iters, depth = (int(x) for x in sys.argv[1:5])
     c = float(sys.argv[5]) if len(sys.argv) > 5 else 2.0
     workers = int(sys.argv[6]) if len(sys.argv) > 6 else 1
-    known = {row["deal"]: row for row in json.loads((HERE / "cabin-2000.json").read_text())["rows"]}
-    rows = []
-    with ProcessPoolExecutor(workers) as pool:
-        jobs = [(d, iters, depth, c) for d in range(first, first + count)]
-        for row in pool.map(one_deal, jobs):
-            row["bound"] = known[row["deal"]]["clairvoyant"]
-            row["expert"] = known[row["deal"]]["expert"]
-            rows.append(row)
-            print(json.dumps(row), flush=True)
-    diff, half = interval([r["tree"] - r["expert"] for r in rows])
-    gap, gap_half = interval([r["tree"] - r["bound"] for r in rows])
+    jobs = [(d, iters, depth, c) for d in range(first, first + count)]
     summary = {
         "deals": [first, first + count - 1],
         "iters": iters,
         "depth": depth,
         "c": c,
-        "gap": [gap, gap_half],
-        "minus_expert": [diff, half],
-        "cpu_per_decision": statistics.fmean(r["cpu"] for r in rows),
-        "slowest": max(r["slowest"] for r in rows),
+        **paired_run(one_deal, jobs, workers, "tree"),
     }
     print(json.dumps(summary))
 
