@@ -10,6 +10,8 @@ made afresh on a state without any kept counts.
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 
 from decklab.games.corporation.state import (
@@ -158,3 +160,23 @@ def test_loyalty_counted_one_round_on_equals_counting_afresh_past_the_window() -
         assert not state.is_terminal()
     assert len(state.rounds) > 3 * MEMORY
     assert loyal_rounds > 0, "nobody was ever loyal: the counts were never tested"
+
+
+def test_a_pickled_or_copied_state_leaves_the_kept_model_behind_and_plays_the_same() -> None:
+    """States travel to worker processes by pickle (the lab's pools) and are deep-copied:
+    the kept model is a cache holding every history a search reached from the state, so
+    it is left behind, and the copy counts afresh to the same values. This failed with
+    a TypeError in every worker on the first version of the shared model."""
+    rng = random.Random(6)
+    state = CorporationState.new(6, seed=6)
+    for _ in range(5):
+        _play_round(state, rng)
+    wanted = [greedy_choices(state, seat) for seat in range(6)]
+    child = state.clone()
+    _play_round(child, random.Random(1))
+    greedy_choices(child, 0)  # its model is kept as a successor in the parent's
+    assert state._model is not None and state._model.after
+    for copied in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state)):
+        assert copied._model is None
+        assert [greedy_choices(copied, seat) for seat in range(6)] == wanted
+        assert copied.rounds == state.rounds

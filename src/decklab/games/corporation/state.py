@@ -523,6 +523,12 @@ class TableModel:
         self.choices: list[list[int] | None] = [None] * n
         self.after: dict[tuple[int, ...], TableModel] = {}
 
+    def __reduce__(self) -> tuple[Any, tuple[()]]:
+        # A cache, not part of the game: a pickled or deep-copied state (sent to a
+        # worker process, saved by an adapter) leaves it behind and counts afresh, rather
+        # than carrying every history a search reached from it (``after``).
+        return (_no_model, ())
+
     def loyal(self, state: CorporationState, seat: int) -> float:
         """``seat``'s :func:`_loyalty`, from the kept counts."""
         stay = self.loyalty[seat]
@@ -551,6 +557,11 @@ class TableModel:
                     probs[m] = mixed
             self.leaning = probs
         return self.leaning
+
+
+def _no_model() -> None:
+    """What a pickled :class:`TableModel` comes back as: nothing kept."""
+    return None
 
 
 def _next_counts(
