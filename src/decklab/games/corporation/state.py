@@ -501,10 +501,12 @@ class TableModel:
     habits, loyalties (-1 until asked), the play it leans to (None until asked) and
     greedy choices (None until asked).
 
-    Everything in it is a function of the revealed rounds alone (and the options), so
-    it is shared by every state with that history: by clones, and, through ``after``
-    (the model of each round revealed next, by its values), by the states a search
-    reaches along the same rounds in different iterations. At 8 players three in four
+    Everything in it is a function of the revealed rounds alone and of the rules it was
+    made under (the reward, the top value and the target, kept with it: a clone given
+    another reward counts afresh), so it is shared by every state with that history: by
+    clones, and, through ``after`` (the model of each round revealed next, by its
+    values), by the states a search reaches along the same rounds in different
+    iterations. At 8 players three in four
     of the models a search made were for a history it had counted before. A model made
     as the successor of another takes over its loyalty counts and adds one round to
     them, instead of counting the last ``3 * MEMORY`` rounds again; the counts are
@@ -514,6 +516,9 @@ class TableModel:
     def __init__(self, state: CorporationState, before: TableModel | None = None) -> None:
         n = state.num_players
         self.rounds = len(state.rounds)
+        self.reward = state.reward
+        self.top = state.top
+        self.target = state.target
         self.habits = [_habits(state, s) for s in range(n)]
         self.loyalty = [-1.0] * n
         self.counts: list[tuple[int, int]] | None = None
@@ -589,6 +594,10 @@ def _memo(state: CorporationState) -> TableModel:
     """The model of ``state``'s history: kept, the next round's of the kept one, or new."""
     key = len(state.rounds)
     memo = state._model
+    if memo is not None and (
+        memo.reward is not state.reward or memo.top != state.top or memo.target != state.target
+    ):
+        memo = None  # a clone given other rules (a variant's reward): not this model's game
     if memo is not None and memo.rounds == key:
         return memo
     if memo is not None and memo.rounds == key - 1:
