@@ -54,18 +54,21 @@ def test_a_person_plays_goofspiel_against_greedy_in_the_browser(
             **{"#opt-cards": "6"},
         )
         rng = random.Random(3)
-        moves = 0
+        clicks = 0
         while wait_turn(page, "p1"):
             assert "Prize" in page.locator(".felt-wrap").inner_text()  # the plugin's layout
             assert sorted(offered(page)) == server_legal(live, table_id, "p1")
             play_on_cards(page, rng)
-            moves += 1
-            assert moves <= 6
-        assert moves == 6  # one bid per prize
+            clicks += 1
+            # A bid sent just as the bot's face-down choice moved the table on is refused
+            # as stale and made again (CI's loaded machine once took 7 for 6 prizes), so
+            # the bids are counted on the server, not as clicks.
+            assert clicks <= 12, "the game does not end"
         page.wait_for_selector(".end h2")
         assert page.locator(".scores tbody tr").count() == 2
         state = live.service.tables[table_id].state
         assert state.is_terminal() and state.info.name == "goofspiel"
+        assert sum(1 for actor, _ in state.history if actor == 0) == 6  # one bid per prize
         assert not errors, errors
     finally:
         context.close()
