@@ -1,5 +1,5 @@
 """Corporation's opponent model counts each seat's habits and loyalty once a round and
-shares them with clones (``public_model``): the search's greedy guidance asked for every
+shares them (``TableModel``): the search's greedy guidance asked for every
 seat of every position it visits, and recounted them each time.
 
 The promise is that nothing changes but the time. It breaks if the counts go stale (a
@@ -23,7 +23,6 @@ from decklab.games.corporation.state import (
     _memo,
     greedy_choices,
     greedy_values,
-    public_model,
 )
 
 
@@ -71,7 +70,7 @@ def test_clones_that_take_different_rounds_count_their_own() -> None:
     for seat in range(8):
         assert greedy_values(left, seat) == _fresh(left, seat)
         assert greedy_values(right, seat) == _fresh(right, seat)
-    assert public_model(left)[0] != public_model(right)[0]
+    assert _memo(left).habits != _memo(right).habits
 
 
 def test_the_counts_never_read_a_face_down_choice() -> None:

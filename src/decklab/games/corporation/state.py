@@ -506,11 +506,13 @@ class TableModel:
     another reward counts afresh), so it is shared by every state with that history: by
     clones, and, through ``after`` (the model of each round revealed next, by its
     values), by the states a search reaches along the same rounds in different
-    iterations. At 8 players three in four
-    of the models a search made were for a history it had counted before. A model made
-    as the successor of another takes over its loyalty counts and adds one round to
-    them, instead of counting the last ``3 * MEMORY`` rounds again; the counts are
-    whole numbers, so the rates come out exactly as counted afresh.
+    iterations. Why: a search asks greedy about every seat of every position it visits;
+    counted afresh each time, the same counts took most of an 8-player all-expert
+    search's time, and three in four of the models it made were for a history it had
+    counted before. A model made as the successor of another takes over its loyalty
+    counts and adds one round to them, instead of counting the last ``3 * MEMORY``
+    rounds again; the counts are whole numbers, so the rates come out exactly as
+    counted afresh. Callers read its lists and never change them.
     """
 
     def __init__(self, state: CorporationState, before: TableModel | None = None) -> None:
@@ -612,21 +614,6 @@ def _memo(state: CorporationState) -> TableModel:
     return memo
 
 
-def public_model(state: CorporationState) -> tuple[list[list[float]], list[float]]:
-    """Every seat's habits (:func:`_habits`) and loyalty (:func:`_loyalty`; -1 until a
-    Corporation asks for it), counted once per round.
-
-    Why: both read only the revealed rounds and the values face up, which change
-    together, once a round; yet a search asks greedy for every seat of every position
-    it visits, and each ask counted every other seat's habits again (at 8 players,
-    seven times the same counts, most of the search's time). Every state with the same
-    history shares them (:class:`TableModel`). The lists must not be changed by a
-    caller; a loyalty is filled in by :meth:`TableModel.loyal`.
-    """
-    memo = _memo(state)
-    return memo.habits, memo.loyalty
-
-
 def greedy_choices(state: CorporationState, seat: int) -> list[int]:
     """The values greedy splits at random for ``seat`` (one, unless some are near-equal).
 
@@ -640,7 +627,7 @@ def greedy_choices(state: CorporationState, seat: int) -> list[int]:
     Kept for the round with the public counts (read-only for the caller): everything it
     reads changes only when a round is revealed, and a search asks it about the same
     seats of the same round in every iteration (at 8 players, most of the all-expert
-    search's time after :func:`public_model`).
+    search's time before :class:`TableModel` kept them).
     """
     kept = _memo(state).choices
     near = kept[seat]
