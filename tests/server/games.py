@@ -22,3 +22,8 @@ def two_player() -> str:
 
 def solo() -> str:
     return pick(lambda i: i.max_players == 1)
+
+
+def simultaneous() -> str:
+    """A game whose seats choose at once, face down."""
+    return pick(lambda i: i.simultaneous)

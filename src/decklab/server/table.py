@@ -20,6 +20,7 @@ from decklab.engine.state import CHANCE, GameState, Viewer, seat_index, seat_nam
 from decklab.server import clock, dealing, frames, pace
 from decklab.server.errors import ServiceError
 from decklab.server.logline import Entry
+from decklab.server.standing import standing_after
 from decklab.server.tokens import matches
 
 TIMEOUT_ACTIONS = ("bot", "forfeit")
@@ -233,6 +234,10 @@ class Table:
     """A rated table: only accounts may take its seats, and its end updates ratings."""
     muted: dict[int, set[int]] = field(default_factory=dict)
     """Moderation: each account's muted accounts (the service's one shared map)."""
+    standing: dict[int, int] = field(default_factory=dict)
+    """Each seat to act: the earliest version its intent stands at (:mod:`.standing`),
+    as of version ``standing_at``; unknown at any other version."""
+    standing_at: int = -1
     _views: frames.Views | None = None
 
     def views(self) -> frames.Views:
@@ -288,8 +293,10 @@ class Table:
         self.status = status
 
     def may_act(self, seat: int, version: int) -> None:
-        """Refuse an intent of ``seat`` made at ``version`` unless it may act now."""
-        if version != self.version:
+        """Refuse an intent of ``seat`` made at ``version`` unless it may act now: at the
+        table's version, or at an earlier one since which the others only chose face
+        down (:mod:`.standing`)."""
+        if version != self.version and not self._stands(seat, version):
             raise ServiceError(
                 "stale",
                 f"this intent was made at version {version}; the table is at {self.version}",
@@ -301,6 +308,11 @@ class Table:
             raise ServiceError(
                 "not_yours_now", "a bot plays this seat: take it back to play it", 409
             )
+
+    def _stands(self, seat: int, version: int) -> bool:
+        if self.standing_at != self.version:
+            return False
+        return self.standing.get(seat, self.version) <= version < self.version
 
     def connect(self, viewer: int) -> bool:
         """A connection of ``viewer``'s seat opened: present again. True when the seat
@@ -554,6 +566,9 @@ class Table:
         outcome: dict[str, Any] | None,
     ) -> None:
         """Take the state after ``seat``'s move (committed at ``version``)."""
+        known = self.standing if self.standing_at == version - 1 else {}
+        self.standing = standing_after(self.state, after, added, seat, known, version)
+        self.standing_at = version
         self.state = after
         self.actions += 1
         if self.deadlines is not None:
