@@ -197,6 +197,35 @@ def test_shortcuts_undo_hint_and_the_move_list(page: Any, live: LiveServer) -> N
     )
 
 
+def test_an_undo_asked_while_the_move_is_on_its_way_undoes_that_move(
+    page: Any, live: LiveServer
+) -> None:
+    """Ctrl+Z pressed in the same moment as a move, before its answer came, undoes that
+    move once it is in. It used to name the version the page still showed, and the server
+    refused it as stale ("choose again"): the race the shortcut test once lost on CI."""
+    table_id, token = new_table(live, "cabin", 1)
+    open_seat(page, live, table_id, token)
+    assert wait_turn(page, "p1")
+    key_move(page, offered(page)[0])
+    settled(page, live, table_id)
+    table = live.service.tables[table_id]
+    kept, v = len(table.state.history), table.version
+    page.evaluate(
+        """m => {
+            document.querySelector(`.all-moves button[data-action="${m}"]`).click();
+            document.body.dispatchEvent(
+                new KeyboardEvent('keydown', { key: 'z', ctrlKey: true, bubbles: true }));
+        }""",
+        offered(page)[0],
+    )
+    page.wait_for_function(
+        "v => Number(document.querySelector('.felt-wrap').dataset.version) >= v", arg=v + 2
+    )
+    assert table.version == v + 2  # the move, then its undo: nothing refused
+    assert len(table.state.history) == kept
+    assert "moved on" not in page.inner_text("body")
+
+
 def test_other_seats_moves_are_announced(page: Any, live: LiveServer) -> None:
     table_id, token = new_table(live, "lonely-face", 2)
     open_seat(page, live, table_id, token)

@@ -49,6 +49,8 @@ export class TablePage {
     this.chat = [];
     this.selected = [];
     this.sending = null;
+    this.sendingId = null; // the client id of the move on its way
+    this.undoAfter = null; // that id, when an undo was asked before its answer came
     this.message = "";
     this.hint = null;
     this.next = null;
@@ -138,6 +140,11 @@ export class TablePage {
         this.chatArrived(f);
         break;
       case "ack":
+        if (this.undoAfter && f.client_id === this.undoAfter) {
+          // the move an undo was asked for during is in: undo it now, at its version
+          this.undoAfter = null;
+          this.live.request({ type: "undo", version: f.version });
+        }
         this.sending = null;
         break;
       case "hint":
@@ -154,6 +161,7 @@ export class TablePage {
           this.chatError = f.code === "rate_limited" ? `Not sent: ${f.message}. Your message is kept: send it again shortly.` : `Not sent: ${f.message}`;
           break;
         }
+        if (f.client_id === this.undoAfter) this.undoAfter = null; // the move was refused: nothing to undo
         this.sending = null;
         if (f.sync) this.applySync(f.sync);
         this.message = f.code === "stale" ? "The table moved on before your move arrived: choose again." : f.message;
@@ -312,7 +320,7 @@ export class TablePage {
     if (ev.ctrlKey && !ctrlZ) return;
     if (ev.key === "u" || ev.key === "U" || ctrlZ) {
       if (this.pending) this.takeBack();
-      else if (this.frame && this.frame.can_undo && this.alone) this.undo();
+      else if (this.frame && (this.frame.can_undo || this.sending) && this.alone) this.undo();
       else return;
       ev.preventDefault();
     } else if (ev.key === "h" || ev.key === "H") {
@@ -421,11 +429,17 @@ export class TablePage {
     this.selected = [];
     this.message = "";
     this.lastPlayed = action;
-    this.live.intent(action);
+    this.sendingId = this.live.intent(action);
     this.schedule();
   }
 
   undo() {
+    if (this.sending) {
+      // Asked while the move is on its way: it means that move, which the version the
+      // page shows does not hold yet (an undo named at it would be refused as stale).
+      this.undoAfter = this.sendingId;
+      return;
+    }
     this.live.request({ type: "undo", version: this.frame.version });
   }
 
