@@ -156,4 +156,4 @@ def test_a_hint_from_a_search_says_sampled_games_and_a_game_unit_otherwise() -> 
     assert units.runner_up == texts[1] and units.margin == pytest.approx(1.5)
     search = Hint(legal[0], texts[0], "r", values={texts[0]: 0.6, texts[1]: 0.5})
     shares = explained(state, 0, search, unit="", lower_is_better=False)
-    assert "10% more sampled games won than" in shares.explanation
+    assert "wins 10 more of every 100 sampled games than" in shares.explanation

@@ -71,7 +71,7 @@ def test_a_plain_search_hint_is_explained_and_why_names_the_next_best(
     )
     out = plain(session, ["hint", "why", "quit"])
     line = next(x for x in out.splitlines() if "Hint: " in x)
-    assert "puts your" in line and ("sampled games won than" in line or "as good as" in line)
+    assert "puts your" in line and ("sampled games than" in line or "as good as" in line)
     why = next(x for x in out.splitlines() if "The figures behind the hint:" in x)
     assert spec.split(":")[0].upper() in why and "Next best: bid " in why
 

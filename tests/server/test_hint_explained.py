@@ -76,4 +76,4 @@ def test_a_plain_search_as_hint_agent_explains_its_hint_too(
     assert frame["explanation"] and frame["explanation"] != frame["reason"]
     assert frame["runner_up"] in sync["state"]["legal"] and frame["runner_up"] != frame["action"]
     assert isinstance(frame["margin"], float) and frame["unit"] == ""
-    assert "sampled games won than" in frame["explanation"] or "as good as" in frame["explanation"]
+    assert "sampled games than" in frame["explanation"] or "as good as" in frame["explanation"]

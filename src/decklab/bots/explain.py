@@ -72,7 +72,9 @@ def _difference(diff: float, unit: str, lower_is_better: bool) -> str:
     if not unit:  # rewards in [0, 1]: the share of sampled games won
         if abs(diff) < 0.005:
             return "about as good as"
-        return f"{abs(diff):.0%} {'more' if diff > 0 else 'fewer'} sampled games won than"
+        # Said as a count in 100: "48% more" read as a relative gain, which it is not.
+        more = "more" if diff > 0 else "fewer"
+        return f"wins {max(1, round(abs(diff) * 100))} {more} of every 100 sampled games than"
     if abs(diff) < 0.05:
         return f"as many {unit} as"
     if lower_is_better:
