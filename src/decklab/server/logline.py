@@ -62,12 +62,17 @@ def move_entries(
     return entries
 
 
+def hides_all_but_verb(words: list[str]) -> bool:
+    """Whether a history line, as a viewer is shown it, hides every word after its verb
+    (a chance line that shows nothing; another seat's face-down move)."""
+    return all(w == cards.HIDDEN for w in words[1:])
+
+
 def log_line(state: GameState, entry: Entry, viewer: Viewer) -> dict[str, Any] | None:
     """How ``entry`` reads for ``viewer`` now; None for a chance entry that shows it nothing."""
     text = state.redact_history_entry(entry.index, entry.actor, entry.text, viewer)
     if entry.actor == CHANCE:
-        words = text.split()
-        if all(w == cards.HIDDEN for w in words[1:]):
+        if hides_all_but_verb(text.split()):
             return None
         return {"index": entry.index, "actor": "chance", "text": text, "say": f"chance: {text}"}
     told = entry.story.get(viewer_key(viewer), ()) if viewer != ALL else ()

@@ -25,9 +25,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from decklab import cards
 from decklab.engine.state import GameState
-from decklab.server.logline import Entry
+from decklab.server.logline import Entry, hides_all_but_verb
 
 
 def standing_after(
@@ -61,4 +60,4 @@ def standing_after(
 def _face_down_to(state: GameState, entry: Entry, seat: int) -> bool:
     """Whether ``seat`` is shown nothing of ``entry`` but that it was made."""
     words = state.redact_history_entry(entry.index, entry.actor, entry.text, seat).split()
-    return len(words) > 1 and all(word == cards.HIDDEN for word in words[1:])
+    return len(words) > 1 and hides_all_but_verb(words)
