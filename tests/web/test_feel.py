@@ -356,3 +356,54 @@ def test_a_stopped_server_shows_reconnecting(context: Any, own_server: LiveServe
     page.wait_for_selector("body[data-ready=true]", timeout=60_000)
     assert page.locator(".net").is_visible()
     assert page.locator("h1").inner_text() == "Reconnecting…"
+
+
+class FailOnce:
+    """ASGI middleware: the first request that ``matches`` gets a 503, then every
+    request passes; what it refused is written to ``refused``."""
+
+    def __init__(self, app: Any, matches: Any, refused: list[str]) -> None:
+        self.app = app
+        self.matches = matches
+        self.refused = refused
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and not self.refused and self.matches(scope):
+            self.refused.append(scope["path"])
+            await send({"type": "http.response.start", "status": 503, "headers": []})
+            await send({"type": "http.response.body", "body": b"down for a moment"})
+            return
+        await self.app(scope, receive, send)
+
+
+def _header(scope: Any, name: bytes) -> str:
+    return dict(scope["headers"]).get(name, b"").decode()
+
+
+FAILURES = {
+    # register() rejects: the worker's script did not come
+    "script": lambda scope: scope["path"] == "/sw.js",
+    # the install fails: one of the files it caches did not come (the page shell, as
+    # the worker fetches it: the page's own navigation is a "document")
+    "install": lambda scope: scope["path"] == "/" and _header(scope, b"sec-fetch-dest") == "empty",
+}
+
+
+@pytest.mark.parametrize("failure", sorted(FAILURES))
+def test_a_worker_that_failed_to_register_or_install_is_registered_again(
+    context: Any, tmp_path: Path, failure: str
+) -> None:
+    refused: list[str] = []
+    server = LiveServer(tmp_path)
+    server.app.add_middleware(FailOnce, matches=FAILURES[failure], refused=refused)
+    with server:
+        page = context.new_page()
+        page.goto(server.base + "/")
+        ready(page)
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=40_000)
+        assert refused == ["/sw.js" if failure == "script" else "/"]
+        cached = page.evaluate(
+            "caches.keys().then(ks => caches.open(ks[0])).then(c => c.keys())"
+            ".then(rs => rs.map(r => new URL(r.url).pathname))"
+        )
+        assert "/" in cached and "/static/app.js" in cached

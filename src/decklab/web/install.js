@@ -1,6 +1,27 @@
 // Installable: the service worker at /sw.js (scope: the whole site) keeps the client
 // in a cache, so the site opens like an app and still opens without the server.
-export function registerWorker() {
+//
+// Registering can fail for reasons that pass: the script's fetch interrupted (the
+// page that asked navigated away, the server restarting), or one file of the
+// client not fetched while the worker installs (the install fails, and the worker
+// is dropped). Without a second try the page would stay uncached until the next
+// visit, and then open blank offline; so a failed try is made again, a few times,
+// each after a longer pause.
+const RETRY_MS = [1000, 4000, 15000, 60000];
+
+export function registerWorker(attempt = 0) {
   if (!("serviceWorker" in navigator) || !window.isSecureContext) return null;
-  return navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => null);
+  const again = () => {
+    if (attempt < RETRY_MS.length) setTimeout(() => registerWorker(attempt + 1), RETRY_MS[attempt]);
+  };
+  return navigator.serviceWorker.register("/sw.js", { scope: "/" }).then((registration) => {
+    const worker = registration.installing || registration.waiting;
+    if (worker && !registration.active) {
+      // a worker whose install failed turns "redundant", and nothing controls the page
+      const check = () => { if (worker.state === "redundant" && !registration.active) again(); };
+      worker.addEventListener("statechange", check);
+      check();
+    }
+    return registration;
+  }, () => { again(); return null; });
 }
