@@ -407,3 +407,17 @@ def test_a_worker_that_failed_to_register_or_install_is_registered_again(
             ".then(rs => rs.map(r => new URL(r.url).pathname))"
         )
         assert "/" in cached and "/static/app.js" in cached
+
+
+def test_a_page_that_opened_uncontrolled_is_claimed(context: Any, live: LiveServer) -> None:
+    """A hard reload (or a page loaded while the worker was activating) opens with no
+    controller, though the worker is active: the page asks it to claim it."""
+    page = context.new_page()
+    page.goto(live.base + "/")
+    ready(page)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.evaluate("window.beforeReload = true")
+    context.new_cdp_session(page).send("Page.reload", {"ignoreCache": True})
+    page.wait_for_function("() => !window.beforeReload && document.readyState === 'complete'")
+    ready(page)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=10_000)

@@ -7,6 +7,11 @@
 // is dropped). Without a second try the page would stay uncached until the next
 // visit, and then open blank offline; so a failed try is made again, a few times,
 // each after a longer pause.
+//
+// A page can also open uncontrolled while a worker is active: one loaded while the
+// worker was activating (its claim of the open pages ran before this page was one
+// of them), or a hard reload. Its own requests then bypass the cache, so a file it
+// asks for later fails when the server is gone; it asks the worker to claim it.
 const RETRY_MS = [1000, 4000, 15000, 60000];
 
 export function registerWorker(attempt = 0) {
@@ -22,6 +27,9 @@ export function registerWorker(attempt = 0) {
       worker.addEventListener("statechange", check);
       check();
     }
+    navigator.serviceWorker.ready.then((ready) => {
+      if (!navigator.serviceWorker.controller && ready.active) ready.active.postMessage("claim");
+    });
     return registration;
   }, () => { again(); return null; });
 }

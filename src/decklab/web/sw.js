@@ -18,6 +18,11 @@ self.addEventListener("activate", (event) => {
     .then(() => self.clients.claim()));
 });
 
+// a page that opened uncontrolled asks to be claimed (install.js)
+self.addEventListener("message", (event) => {
+  if (event.data === "claim") event.waitUntil(self.clients.claim());
+});
+
 /** The network's answer, or nothing after WAIT_MS or a failure. */
 function network(request) {
   return new Promise((resolve) => {
