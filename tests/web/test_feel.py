@@ -48,6 +48,27 @@ def solo_table(page: Any, live: LiveServer, deal: int = 5) -> str:
     return table_id
 
 
+WORKER_STATE = """async () => {
+  const r = await navigator.serviceWorker.getRegistration();
+  if (!r) return 'no registration';
+  const state = (w) => (w ? w.state : '-');
+  return `installing ${state(r.installing)}, waiting ${state(r.waiting)}, active ${state(r.active)}`;
+}"""
+
+
+def controlled(page: Any, timeout_ms: float = 20_000) -> None:
+    """Wait until the service worker controls the page; if it never does, say where
+    the registration stands (none, installing, active ...) rather than only "timeout"."""
+    try:
+        page.wait_for_function(
+            "() => navigator.serviceWorker.controller !== null", timeout=timeout_ms
+        )
+    except Exception as error:  # Playwright's TimeoutError
+        raise AssertionError(
+            f"no service worker controls the page: {page.evaluate(WORKER_STATE)}"
+        ) from error
+
+
 def play_watching(page: Any, moves: int, rng: random.Random) -> list[dict[str, int]]:
     seen = []
     for _ in range(moves):
@@ -313,7 +334,7 @@ def test_the_client_opens_offline_and_says_it_is_reconnecting(
         " new Promise(ok => setTimeout(() => ok('no worker'), 15000))])"
     )
     assert scope == live.base + "/"
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    controlled(page)
     cached = page.evaluate(
         "caches.keys().then(ks => caches.open(ks[0])).then(c => c.keys()).then(rs => rs.map(r => new URL(r.url).pathname))"
     )
@@ -347,7 +368,7 @@ def own_server(tmp_path: Path) -> Iterator[LiveServer]:
 def test_a_stopped_server_shows_reconnecting(context: Any, own_server: LiveServer) -> None:
     page = context.new_page()
     solo_table(page, own_server)
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=60_000)
+    controlled(page, 60_000)
     own_server.__exit__(None, None, None)
     page.wait_for_selector("body[data-conn=reconnecting]", timeout=60_000)
     assert "Reconnecting" in page.locator(".conn").inner_text()
@@ -400,7 +421,7 @@ def test_a_worker_that_failed_to_register_or_install_is_registered_again(
         page = context.new_page()
         page.goto(server.base + "/")
         ready(page)
-        page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=40_000)
+        controlled(page, 40_000)
         assert refused == ["/sw.js" if failure == "script" else "/"]
         cached = page.evaluate(
             "caches.keys().then(ks => caches.open(ks[0])).then(c => c.keys())"
@@ -415,9 +436,9 @@ def test_a_page_that_opened_uncontrolled_is_claimed(context: Any, live: LiveServ
     page = context.new_page()
     page.goto(live.base + "/")
     ready(page)
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    controlled(page)
     page.evaluate("window.beforeReload = true")
     context.new_cdp_session(page).send("Page.reload", {"ignoreCache": True})
     page.wait_for_function("() => !window.beforeReload && document.readyState === 'complete'")
     ready(page)
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=10_000)
+    controlled(page, 10_000)
