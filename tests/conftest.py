@@ -43,6 +43,10 @@ _TESTS = Path(__file__).resolve().parent
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # The tests on the session's browser last, whatever order the command line named
+    # them in (`pytest tests/web tests/server` too): while it is open, no asyncio.run
+    # works in the worker (browsers.chromium). A stable sort: the rest keep their order.
+    items.sort(key=_holds_the_session_browser)
     for item in items:
         try:
             folder = item.path.relative_to(_TESTS).parts[0]
@@ -50,6 +54,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             continue
         if folder in ONCE_FOLDERS:
             item.add_marker(pytest.mark.once)
+
+
+def _holds_the_session_browser(item: pytest.Item) -> bool:
+    info = getattr(item, "_fixtureinfo", None)
+    defs = info.name2fixturedefs.get("browser", ()) if info is not None else ()
+    return bool(defs) and defs[-1].scope == "session"
 
 
 # Session-wide resources that several folders use (the server tests, the browser tests,
