@@ -174,16 +174,20 @@ def test_shortcuts_undo_hint_and_the_move_list(page: Any, live: LiveServer) -> N
     key_move(page, offered(page)[0])
     assert version(page) > v0
     settled(page, live, table_id)
+    # the version read before the key: read after it, it may already be the undo's
+    # (the race this test lost under load), and the wait would wait for one more
+    before = version(page)
     page.keyboard.press("Control+z")  # Ctrl+Z undoes, alone
     page.wait_for_function(
-        "v => Number(document.querySelector('.felt-wrap').dataset.version) !== v", arg=version(page)
+        "v => Number(document.querySelector('.felt-wrap').dataset.version) !== v", arg=before
     )
     v1 = version(page)
     key_move(page, offered(page)[0])
     settled(page, live, table_id)
+    before = version(page)
     page.keyboard.press("u")  # and so does u
     page.wait_for_function(
-        "v => Number(document.querySelector('.felt-wrap').dataset.version) !== v", arg=version(page)
+        "v => Number(document.querySelector('.felt-wrap').dataset.version) !== v", arg=before
     )
     assert version(page) != v1
     page.keyboard.press("h")
