@@ -1,10 +1,9 @@
 // Installable: the service worker at /sw.js (scope: the whole site) keeps the client
 // in a cache, so the site opens like an app and still opens without the server.
 //
-// Registering can fail for reasons that pass: the script's fetch interrupted (the
-// page that asked navigated away, the server restarting), or one file of the
-// client not fetched while the worker installs (the install fails, and the worker
-// is dropped). Without a second try the page would stay uncached until the next
+// Registering can fail for reasons that pass: the script not fetched (a network
+// blip, the server restarting), or one file of the client not fetched while the
+// worker installs (the install fails, and the worker is dropped). Without a second try the page would stay uncached until the next
 // visit, and then open blank offline; so a failed try is made again, a few times,
 // each after a longer pause.
 //
