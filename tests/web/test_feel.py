@@ -48,6 +48,12 @@ def solo_table(page: Any, live: LiveServer, deal: int = 5) -> str:
     return table_id
 
 
+CACHED_PATHS = (
+    "caches.keys().then(ks => caches.open(ks[0])).then(c => c.keys())"
+    ".then(rs => rs.map(r => new URL(r.url).pathname))"
+)
+"""The paths the service worker's cache holds."""
+
 WORKER_STATE = """async () => {
   const r = await navigator.serviceWorker.getRegistration();
   if (!r) return 'no registration';
@@ -335,9 +341,7 @@ def test_the_client_opens_offline_and_says_it_is_reconnecting(
     )
     assert scope == live.base + "/"
     controlled(page)
-    cached = page.evaluate(
-        "caches.keys().then(ks => caches.open(ks[0])).then(c => c.keys()).then(rs => rs.map(r => new URL(r.url).pathname))"
-    )
+    cached = page.evaluate(CACHED_PATHS)
     assert "/" in cached and "/static/app.js" in cached and "/static/table.js" in cached
     banner = page.locator(".net")
     assert banner.is_hidden()
@@ -423,10 +427,7 @@ def test_a_worker_that_failed_to_register_or_install_is_registered_again(
         ready(page)
         controlled(page, 40_000)
         assert refused == ["/sw.js" if failure == "script" else "/"]
-        cached = page.evaluate(
-            "caches.keys().then(ks => caches.open(ks[0])).then(c => c.keys())"
-            ".then(rs => rs.map(r => new URL(r.url).pathname))"
-        )
+        cached = page.evaluate(CACHED_PATHS)
         assert "/" in cached and "/static/app.js" in cached
 
 

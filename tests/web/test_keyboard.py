@@ -166,6 +166,17 @@ def settled(page: Any, live: LiveServer, table_id: str) -> None:
     raise AssertionError("the table's version kept moving")
 
 
+def press_and_see_a_new_version(page: Any, key: str) -> None:
+    """Press ``key`` and wait until the page shows another version than before it. The
+    version is read before the key: read after it, it may already be the new one (the
+    race this test lost under load), and the wait would wait for one more."""
+    before = version(page)
+    page.keyboard.press(key)
+    page.wait_for_function(
+        "v => Number(document.querySelector('.felt-wrap').dataset.version) !== v", arg=before
+    )
+
+
 def test_shortcuts_undo_hint_and_the_move_list(page: Any, live: LiveServer) -> None:
     table_id, token = new_table(live, "cabin", 1)
     open_seat(page, live, table_id, token)
@@ -174,21 +185,11 @@ def test_shortcuts_undo_hint_and_the_move_list(page: Any, live: LiveServer) -> N
     key_move(page, offered(page)[0])
     assert version(page) > v0
     settled(page, live, table_id)
-    # the version read before the key: read after it, it may already be the undo's
-    # (the race this test lost under load), and the wait would wait for one more
-    before = version(page)
-    page.keyboard.press("Control+z")  # Ctrl+Z undoes, alone
-    page.wait_for_function(
-        "v => Number(document.querySelector('.felt-wrap').dataset.version) !== v", arg=before
-    )
+    press_and_see_a_new_version(page, "Control+z")  # Ctrl+Z undoes, alone
     v1 = version(page)
     key_move(page, offered(page)[0])
     settled(page, live, table_id)
-    before = version(page)
-    page.keyboard.press("u")  # and so does u
-    page.wait_for_function(
-        "v => Number(document.querySelector('.felt-wrap').dataset.version) !== v", arg=before
-    )
+    press_and_see_a_new_version(page, "u")  # and so does u
     assert version(page) != v1
     page.keyboard.press("h")
     page.wait_for_selector(".hint strong", timeout=30000)
