@@ -136,7 +136,7 @@ def test_a_cross_site_request_cannot_act_for_a_logged_in_person(
     assert client.post("/api/account/password", json=new, headers=page(me)).status_code == 204
 
 
-def test_login_is_rate_limited_per_account_and_per_address(
+def test_login_is_rate_limited_per_account_from_an_address_and_per_address(
     database_url: str, bot_pool: BotPool
 ) -> None:
     settings = fast_settings(
@@ -150,7 +150,7 @@ def test_login_is_rate_limited_per_account_and_per_address(
         for _ in range(3):
             bad = {"username": "ann", "password": "a wrong guess"}
             assert client.post("/api/account/login", json=bad).status_code == 401
-        # the right password, too late: the account's attempts are spent
+        # the right password, from the guesser's address: its attempts at ann are spent
         refused = client.post("/api/account/login", json={"username": "Ann", "password": PASSWORD})
         assert refused.status_code == 429 and int(refused.headers["retry-after"]) >= 1
         assert refused.json()["error"]["code"] == "rate_limited"
@@ -161,6 +161,9 @@ def test_login_is_rate_limited_per_account_and_per_address(
         login(client, "bob")
         refused = client.post("/api/account/login", json={"username": "bob", "password": PASSWORD})
         assert refused.status_code == 429
+    # ann herself, from another address, is not locked out (tests/server/test_lockout.py)
+    with TestClient(app, base_url="http://testserver", client=("10.0.0.9", 1)) as elsewhere:
+        login(elsewhere, "ann")
 
 
 def test_passwords_are_never_logged_nor_stored_in_clear(

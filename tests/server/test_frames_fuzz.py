@@ -60,6 +60,7 @@ def roomy_client(database_url: str, bot_pool: BotPool) -> Any:
             # answer one example two ways, which Hypothesis rightly calls unreliable
             logins_per_account_window=10**6,
             logins_per_address_window=10**6,
+            password_backoff_cap_s=0.0,
             signups_per_window=10**6,
             tables_per_window=10**6,
             joins_per_window=10**6,

@@ -26,6 +26,7 @@ from .accountdrive import PASSWORD, page
 from .conftest import fast_settings
 from .games import solo
 from .ratedgames import acting, create, person, play_all, short_game, take, wait_rated
+from .wsdrive import auth
 
 BOT = "greedy"
 
@@ -237,17 +238,19 @@ def test_deleting_an_account_deletes_its_rating_rows(app_client: Any, database_u
 
 
 def test_a_forfeit_on_time_is_rated_last(app_client: Any) -> None:
-    """The end by a clock's forfeit (not a move) rates too, the forfeiting seat last."""
+    """The end by a clock's forfeit (not a move) rates too, the forfeiting seat last
+    (a seat that came: one that never did aborts the table, test_ratings_integrity.py)."""
     _app, bare = app_client
     game, options = short_game()
     people = [person(bare, name) for name in ("jon", "kim")]
     seats = [{"kind": "open"}, {"kind": "open"}, {"kind": "bot", "bot": BOT}]
-    clock = {"base_s": 1, "increment_s": 0, "on_timeout": "forfeit"}
+    clock = {"base_s": 2, "increment_s": 0, "on_timeout": "forfeit"}
     body = {"game": game, "players": 3, "options": options, "seats": seats, "clock": clock}
     table = create(bare, people[0], rated=True, **body)
-    for i, who in enumerate(people):
-        take(bare, who, table["id"], f"p{i + 1}")
-    board = wait_rated(bare, game, 3, limit_s=20)  # nobody moves: a person's time runs out
+    tokens = [take(bare, who, table["id"], f"p{i + 1}") for i, who in enumerate(people)]
+    for token in tokens:  # both look at the table (they came), then nobody moves
+        assert bare.get(f"/api/tables/{table['id']}/state", headers=auth(token)).is_success
+    board = wait_rated(bare, game, 3, limit_s=20)  # a person's time runs out
     outcome = bare.get(f"/api/tables/{table['id']}").json()["outcome"]
     forfeit = outcome["forfeit"]
     loser = {"p1": "jon", "p2": "kim"}[forfeit]

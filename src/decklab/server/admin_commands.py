@@ -1,7 +1,13 @@
 """``decklab admin``: the moderator's commands, run on the server's machine against its
-database (the same ``--database`` URL as ``decklab db``). They write the database; the
-servers see an account ban at the next request, an address ban within ``ban_refresh_s``.
-Seats of a banned account are left to each table's absence policy."""
+database (the same ``--database`` URL as ``decklab db``). They write the database and
+move its moderation clock on; every server process reads that clock a few times a
+second, so a ban holds in all of them within a second (:mod:`decklab.server.moderation`):
+the account's sessions and API tokens are revoked by the command itself, its seats at
+tables not finished are handed to bots by the servers.
+
+Everything printed goes through :func:`say`: names, reasons and chat lines are typed by
+anyone, and a control character among them must not reach the moderator's terminal as
+a command to it."""
 
 from __future__ import annotations
 
@@ -12,12 +18,19 @@ from typing import Annotated
 import typer
 
 from decklab.server.accounts.names import name_key
+from decklab.server.controls import for_terminal
 
 Database = Annotated[str | None, typer.Option(help="database URL (default: the SQLite file)")]
 
 
+def say(*parts: object, err: bool = False) -> None:
+    """Print one line made of ``parts``, each with its control characters written out
+    (:func:`.for_terminal`): the only way this command writes to the terminal."""
+    typer.echo("".join(for_terminal(p) for p in parts), err=err)
+
+
 def _fail(message: str, code: int = 1) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
+    say("error: ", message, err=True)
     return typer.Exit(code)
 
 
@@ -46,28 +59,30 @@ def register(app: typer.Typer) -> None:
     def ban(name: str, banned: bool, database: str | None) -> None:
         if store(database).ban_account(name_key(name), banned) is None:
             raise _fail(f"no account {name!r}")
-        typer.echo(f"{'banned' if banned else 'unbanned'} {name}")
+        say("banned " if banned else "unbanned ", name)
 
     @admin.command("ban-account")
     def ban_account(name: str, database: Database = None) -> None:
-        """Ban an account: its sessions are revoked and it cannot log in."""
+        """Ban an account: its sessions and API tokens are revoked, it cannot log in, its
+        seats at tables not finished go to bots (within a second, in every server)."""
         ban(name, True, database)
 
     @admin.command("unban-account")
     def unban_account(name: str, database: Database = None) -> None:
-        """Lift an account's ban (it logs in again; old sessions stay revoked)."""
+        """Lift an account's ban (it logs in again; old sessions, API tokens and seat
+        tokens stay dead)."""
         ban(name, False, database)
 
     @admin.command("ban-address")
     def ban_address(address: str, database: Database = None) -> None:
         """Refuse every request from ADDRESS (403)."""
         changed = store(database).ban_address(_address(address), True)
-        typer.echo(f"banned {address}" if changed else f"{address} was banned already")
+        say(f"banned {address}" if changed else f"{address} was banned already")
 
     @admin.command("unban-address")
     def unban_address(address: str, database: Database = None) -> None:
         changed = store(database).ban_address(_address(address), False)
-        typer.echo(f"unbanned {address}" if changed else f"{address} was not banned")
+        say(f"unbanned {address}" if changed else f"{address} was not banned")
 
     @admin.command("delete-chat")
     def delete_chat(
@@ -78,7 +93,7 @@ def register(app: typer.Typer) -> None:
         """Delete a table's chat lines (or one of them). A server holding the table in
         memory shows them until it lets the table go; reports keep their own copy."""
         gone = store(database).delete_chat(table, line)
-        typer.echo(f"{gone} chat line(s) deleted")
+        say(gone, " chat line(s) deleted")
 
     @admin.command("reports")
     def reports(
@@ -99,22 +114,26 @@ def register(app: typer.Typer) -> None:
                 "resolved": when(r.resolved_at),
                 "chat": r.chat,
             }
-            if as_json:
-                typer.echo(json.dumps(item))
+            if as_json:  # JSON escapes every control character (ensure_ascii: C1 too)
+                say(json.dumps(item))
                 continue
             state = "resolved" if r.resolved_at else "open"
-            typer.echo(
-                f"#{r.id} [{state}] table {r.table_id} p{r.seat + 1} {r.nickname!r} "
-                f"by {r.reporter}: {r.reason}"
+            say(
+                f"#{r.id} [{state}] table ",
+                r.table_id,
+                f" p{r.seat + 1} ",
+                repr(r.nickname),
+                " by ",
+                r.reporter,
+                ": ",
+                r.reason,
             )
             for line in r.chat:
-                typer.echo(
-                    f"    {line['id']} p{line['seat'] + 1} {line['nickname']}: {line['text']}"
-                )
+                say(f"    {line['id']} p{line['seat'] + 1} ", line["nickname"], ": ", line["text"])
 
     @admin.command("resolve-report")
     def resolve_report(report_id: int, database: Database = None) -> None:
         """Mark a report as dealt with."""
         if not store(database).resolve(report_id):
             raise _fail(f"no report {report_id}")
-        typer.echo(f"report {report_id} resolved")
+        say(f"report {report_id} resolved")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from decklab.server.accounts.hashing import default_workers
+
 
 @dataclass
 class Settings:
@@ -65,9 +67,28 @@ class Settings:
     logins_per_account_window: int = 5
     logins_per_address_window: int = 20
     login_window_s: float = 300.0
-    """Login attempts per account and per address per ``login_window_s`` (every attempt
-    counts, good or bad): five guesses at a password each five minutes, as Lichess allows
-    about as many; 20 from one address, a household or a club behind one NAT."""
+    """Password checks (a login, a password change, a deletion) per account *from one
+    address*, and per address, per ``login_window_s`` (every attempt counts, good or bad):
+    five guesses at a password each five minutes, as Lichess allows about as many; 20
+    from one address, a household or a club behind one NAT. Per account and address, not
+    per account: a stranger's guesses never use up the owner's budget."""
+    password_backoff_free: int = 3
+    password_backoff_base_s: float = 0.5
+    password_backoff_cap_s: float = 4.0
+    """After three wrong passwords in a row for an account (from anywhere), ``n`` more make
+    its next check wait ``min(cap, base * 2 ** (n - 1))`` (:class:`decklab.server.limits.
+    Backoff`): guesses spread over many addresses slow to one per 4 s, and the owner still
+    logs in within 4 s. A cap of 0 turns the slowdown off."""
+    passkeys_per_address_window: int = 30
+    passkey_registrations_per_window: int = 10
+    """Passkey ceremonies (begun or finished) per address, and registrations begun per
+    account, per ``login_window_s``: each leaves a challenge row for five minutes, so the
+    challenge table stays small. Their own budgets: password failures never slow a passkey."""
+    hash_workers: int = field(default_factory=default_workers)
+    hash_queue: int = 8
+    """Password hashing threads (one fewer than the cores) and how many hashing jobs may
+    run or wait at once; past that, 503 with ``Retry-After`` before anything is hashed
+    (:mod:`decklab.server.accounts.hashing`)."""
     signups_per_window: int = 5
     signup_window_s: float = 3600.0
     """Accounts made per address per ``signup_window_s``."""

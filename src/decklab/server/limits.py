@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -101,6 +102,57 @@ class Slots:
             self.held.pop(key, None)
 
 
+class Backoff:
+    """A captcha-free slowdown per account instead of a lock-out: after ``free`` failed
+    password checks in a row (a typo or two cost nothing), ``n`` more (from any address)
+    make the next check of that account wait ``min(cap_s, base_s * 2 ** (n - 1))`` after
+    the last failure. An attacker's guesses slow to one per ``cap_s`` whatever the
+    addresses they come from, while the owner's right password, from anywhere, is taken
+    within ``cap_s``: nobody can lock anyone out. A success forgets the account's
+    failures; so does ``forget_s`` without one. ``cap_s`` 0: no slowdown."""
+
+    def __init__(self, free: int, base_s: float, cap_s: float, forget_s: float) -> None:
+        self.free = free
+        self.base_s = base_s
+        self.cap_s = cap_s
+        self.forget_s = forget_s
+        self.failures: dict[Key, tuple[int, float]] = {}
+        self._swept = -math.inf
+
+    def wait(self, key: Key, now: float) -> float:
+        """Seconds until ``key`` may be checked again (0: now)."""
+        got = self.failures.get(key)
+        if got is None or got[0] <= self.free or self.cap_s <= 0:
+            return 0.0
+        count, last = got
+        delay = min(self.cap_s, self.base_s * 2.0 ** (count - self.free - 1))
+        return max(0.0, last + delay - now)
+
+    def failed(self, key: Key, now: float) -> None:
+        count = self.failures.get(key, (0, now))[0]
+        self.failures[key] = (count + 1, now)
+        if now - self._swept > self.forget_s:
+            self._swept = now
+            for old in [k for k, (_, at) in self.failures.items() if now - at > self.forget_s]:
+                del self.failures[old]
+
+    def succeeded(self, key: Key) -> None:
+        self.failures.pop(key, None)
+
+
+class PasswordCheck:
+    """One password check in progress (see :meth:`Limits.password_check`): the service
+    says how it went; a check that ended otherwise (the hashing pool busy) counts as
+    neither, so that no refusal of the server's clears an account's failures."""
+
+    def __init__(self) -> None:
+        self.failed = False
+        self.passed = False
+
+    def verdict(self, good: bool) -> None:
+        self.failed, self.passed = not good, good
+
+
 @dataclass(frozen=True)
 class Charge:
     """One event counted against a bucket under a key."""
@@ -128,11 +180,30 @@ class Limits:
             s.hints_per_address_window, s.hint_window_s, "hints from this address"
         )
 
-        self.login_accounts = Buckets(
-            s.logins_per_account_window, s.login_window_s, "login attempts for this account"
+        self.clock: Callable[[], float] = time.monotonic
+        """The limits' clock (a test moves its own instead of waiting)."""
+        self.login_pairs = Buckets(
+            s.logins_per_account_window,
+            s.login_window_s,
+            "password attempts for this account from this address",
         )
         self.login_addresses = Buckets(
-            s.logins_per_address_window, s.login_window_s, "login attempts from this address"
+            s.logins_per_address_window, s.login_window_s, "password attempts from this address"
+        )
+        self.password_backoff = Backoff(
+            s.password_backoff_free,
+            s.password_backoff_base_s,
+            s.password_backoff_cap_s,
+            s.login_window_s * 12,
+        )
+        self.password_checking = Slots(1, "password checks of this account")
+        self.passkey_addresses = Buckets(
+            s.passkeys_per_address_window, s.login_window_s, "passkey ceremonies from this address"
+        )
+        self.passkey_registrations = Buckets(
+            s.passkey_registrations_per_window,
+            s.login_window_s,
+            "passkey registrations for this account",
         )
         self.signups = Buckets(
             s.signups_per_window, s.signup_window_s, "accounts from this address"
@@ -145,7 +216,7 @@ class Limits:
     def charge(self, *charges: Charge) -> None:
         """Count one event against every charge, or against none: if any bucket is
         empty, :class:`RateLimited` names it and says when to come back."""
-        now = time.monotonic()
+        now = self.clock()
         for charge in charges:
             wait = charge.buckets.wait(charge.key, now)
             if wait > 0:
@@ -171,13 +242,51 @@ class Limits:
     def join(self, address: str) -> None:
         self.charge(Charge(self.joins, address))
 
-    def login(self, address: str, account_key: str | None) -> None:
-        """One login attempt (password or passkey), of an address, maybe naming an account:
-        both budgets are spent, whether the attempt succeeds or not."""
-        charges = [Charge(self.login_addresses, address)]
-        if account_key is not None:
-            charges.append(Charge(self.login_accounts, account_key))
-        self.charge(*charges)
+    @contextmanager
+    def password_check(self, address: str, account_key: str) -> Iterator[PasswordCheck]:
+        """Admission to one password check of ``account_key`` from ``address`` (a login, a
+        password change, a deletion), counted *before* anything is hashed:
+
+        - the address's budget and the (account, address) pair's are spent, good or bad:
+          one address cannot guess at any account, nor spread over many, for long;
+        - the account's :class:`Backoff` after failures (429 with ``Retry-After``, never a
+          lock: the owner's password from another address is taken within its cap);
+        - one check of an account at a time: concurrent guesses at one account are refused
+          at once rather than hashed side by side.
+
+        The caller gives the yielded check its :meth:`PasswordCheck.verdict`."""
+        now = self.clock()
+        wait = self.password_backoff.wait(account_key, now)
+        if wait > 0:
+            raise RateLimited("too many wrong passwords for this account: wait a moment", wait)
+        if self.password_checking.held.get(account_key, 0) >= 1:
+            raise RateLimited("this account's password is being checked already", 1)
+        self.charge(
+            Charge(self.login_addresses, address),
+            Charge(self.login_pairs, (account_key, address)),
+        )
+        self.password_checking.acquire(account_key)
+        check = PasswordCheck()
+        try:
+            yield check
+        finally:
+            self.password_checking.release(account_key)
+            if check.failed:
+                self.password_backoff.failed(account_key, self.clock())
+            elif check.passed:
+                self.password_backoff.succeeded(account_key)
+
+    def passkey(self, address: str) -> None:
+        """One passkey ceremony begun or finished from ``address``: a budget of its own,
+        so that password failures never slow a passkey login (nor fill its table)."""
+        self.charge(Charge(self.passkey_addresses, address))
+
+    def passkey_registration(self, address: str, account_id: int) -> None:
+        """One passkey registration begun: the account's budget and the address's."""
+        self.charge(
+            Charge(self.passkey_addresses, address),
+            Charge(self.passkey_registrations, account_id),
+        )
 
     def signup(self, address: str) -> None:
         self.charge(Charge(self.signups, address))

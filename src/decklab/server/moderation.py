@@ -4,14 +4,24 @@ and the bans that ``decklab admin`` writes (docs/server.md, "Moderation").
 Mutes live in the database and, for the chat frames, in one in-memory map per process
 (``TableService.muted``), read whole at start and changed with each request here: a
 line a person muted is then filtered per viewer without a query on the chat's path.
-Banned addresses are re-read every ``ban_refresh_s``, since the admin command writes
-them from another process.
+
+Every ban, unban, mute and block also moves the database's moderation clock on (one
+counter, in the change's transaction). Each process reads that counter every
+:data:`WATCH_S` (one primary-key read) and, when it moved, re-reads the mutes, the
+banned accounts and the banned addresses: a change made by another server process, or
+by ``decklab admin`` with nothing but the database, holds everywhere within a second,
+on SQLite as on PostgreSQL. A newly banned account's seats are then handed to bots
+(:meth:`TableService.hand_over_banned`) by whichever process gets there first (the
+table's version check lets one of them commit it).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -20,13 +30,19 @@ from decklab.engine.state import seat_name
 from decklab.server.accounts.names import name_key
 from decklab.server.accounts.service import Caller
 from decklab.server.config import Settings
+from decklab.server.controls import strip_controls
 from decklab.server.errors import ServiceError
 from decklab.server.service import TableService
 from decklab.server.store.models import ReportRow
 from decklab.server.store.moderation import ModerationStore
 from decklab.server.tokens import hash_token, new_token
 
+log = logging.getLogger("decklab.server.moderation")
+
 REASON_MAX = 500
+WATCH_S = 0.25
+"""How often each process reads the moderation clock: a ban or a mute made anywhere holds
+here within this (plus the re-read), well inside a second."""
 
 
 class ModerationService:
@@ -36,10 +52,69 @@ class ModerationService:
         self.settings = settings
         self._banned: frozenset[str] = frozenset()
         self._banned_read = -1e18
+        self._clock: int | None = None
+        self._watch: asyncio.Task[None] | None = None
+        self.ban_listeners: list[Callable[[int], None]] = []
+        """Told each account newly banned (the bot API ends its event streams)."""
 
     async def start(self) -> None:
+        await self.catch_up()
+        self._watch = asyncio.create_task(self._watch_loop())
+
+    async def close(self) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watch
+            self._watch = None
+
+    async def _watch_loop(self) -> None:
+        while not self.tables.closed:
+            await asyncio.sleep(WATCH_S)
+            try:
+                await self.catch_up()
+            except Exception:  # the database away a moment: the next read tries again
+                log.exception("moderation catch-up failed")
+
+    async def catch_up(self) -> bool:
+        """If the moderation clock moved, take the database's mutes and bans as they are
+        now, and hand newly banned accounts' seats to bots. Whether it moved."""
+        clock = await asyncio.to_thread(self.store.clock)
+        if clock == self._clock:
+            return False
+        self._clock = clock
+        mutes = await asyncio.to_thread(self.store.mutes)
         self.tables.muted.clear()
-        self.tables.muted.update(await asyncio.to_thread(self.store.mutes))
+        self.tables.muted.update(mutes)
+        self._banned = await asyncio.to_thread(self.store.banned_addresses)
+        self._banned_read = time.monotonic()
+        banned = await asyncio.to_thread(self.store.banned_accounts)
+        new = banned - self.tables.banned
+        self.tables.banned = banned
+        for account_id in new:
+            for listener in self.ban_listeners:
+                listener(account_id)
+        await self.hand_over(banned)
+        return True
+
+    async def hand_over(self, banned: frozenset[int]) -> None:
+        """Every seat a token still opens for a banned account goes to a bot. Another
+        process doing the same at once makes the commit stale: tried again, the seat is
+        found handed over already."""
+        for table_id, account_id in await asyncio.to_thread(self.store.banned_tables, banned):
+            for _ in range(3):
+                try:
+                    await self.tables.hand_over_banned(table_id, account_id)
+                    break
+                except ServiceError as exc:
+                    if exc.code != "stale":
+                        log.warning("seat hand-over failed: %s", exc, extra={"table": table_id})
+                        break
+
+    async def is_banned(self, account_id: int) -> bool:
+        """Whether the account is banned now, read from the database (the seating rules
+        ask it where they hold no fresh account row)."""
+        return await asyncio.to_thread(self.store.is_banned, account_id)
 
     # ------------------------------------------------------------ creators
     async def created(self, table_id: str, caller: Caller | None) -> str:
@@ -61,16 +136,6 @@ class ModerationService:
         if not allowed:
             raise ServiceError("forbidden", "only the table's creator may remove a person", 403)
         return seat_name(await self.tables.remove(table.id, seat_text))
-
-    async def check_join(self, table_id: str, caller: Caller | None) -> None:
-        """Refuse a seat at a table created by someone who blocks the caller."""
-        if caller is None:
-            return
-        creator = await asyncio.to_thread(self.store.creator, table_id)
-        if creator is None or creator.account_id is None:
-            return
-        if await self.blocks(creator.account_id, caller.account.id):
-            raise ServiceError("blocked", "the table's creator does not take you at a table", 403)
 
     async def blocks(self, account_id: int, other_id: int) -> bool:
         return await asyncio.to_thread(self.store.blocks, account_id, other_id)
@@ -110,7 +175,7 @@ class ModerationService:
     ) -> int:
         """Store a report of ``seat_text``'s person with the table's chat as it is now.
         The reporter is a seated person (their token) or a logged-in account."""
-        text = reason.strip()
+        text = strip_controls(reason, keep_newlines=True).strip()
         if not text or len(text) > REASON_MAX:
             raise ServiceError("bad_request", f"a reason is 1 to {REASON_MAX} characters")
         table = await self.tables.table(table_id)

@@ -31,6 +31,7 @@ from decklab.bots.registry import names_code
 from decklab.engine.registry import get_game
 from decklab.engine.state import seat_name
 from decklab.server.errors import ServiceError
+from decklab.server.seating import Joiner, Place, Seating
 from decklab.server.service import TableService
 from decklab.server.store.models import QuickPlayRow
 from decklab.server.store.quickplay import QuickPlayStore
@@ -41,6 +42,9 @@ WAIT_MIN_S = 10
 WAIT_MAX_S = 300
 """The waits one may choose: long enough for others to come, short enough that "now"
 stays true (Board Game Arena's automatic matchmaking and Lichess's pools also cap it)."""
+
+PASS_OVER = ("seat_taken", "expired", "already_seated", "stale", "blocked", "seat_kept")
+"""The refusals that make a table not this newcomer's: the next one is tried."""
 
 Seater = Callable[[str, str], Awaitable[tuple[int, str]]]
 """``seat(table_id, seat_text) -> (seat, token)``: the caller's way of taking a seat
@@ -103,9 +107,15 @@ def check_terms(terms: Terms) -> Terms:
 class QuickPlay:
     """The quick-play tables of this process: matching newcomers, and their deadlines."""
 
-    def __init__(self, store: QuickPlayStore, service: TableService) -> None:
+    def __init__(
+        self, store: QuickPlayStore, service: TableService, seating: Seating | None = None
+    ) -> None:
         self.store = store
         self.service = service
+        self.seating = seating
+        """The seating rules (:mod:`decklab.server.seating`), asked of each table a
+        newcomer could be matched to; the app always gives them (None: a quick play made
+        without accounts, which asks none)."""
         self._matching = asyncio.Lock()
         """One newcomer matched at a time, so that two arriving together meet."""
         self._due: list[tuple[float, str]] = []
@@ -133,10 +143,16 @@ class QuickPlay:
         heapq.heappush(self._due, (deadline, table_id))
         self._changed.set()
 
-    async def play(self, terms: Terms, seat: Seater) -> Seated:
-        """Seat the asker at a waiting table of the same terms with a free seat, else at a
-        new one (its deadline ``wait_s`` from now)."""
+    async def play(self, terms: Terms, seat: Seater, joiner: Joiner | None = None) -> Seated:
+        """Seat the asker (``joiner``; None: a guest nothing is known of) at a waiting table
+        of the same terms with a free seat the seating rules give them, else at a new one
+        (its deadline ``wait_s`` from now). A table where a block stands between them and
+        someone seated is passed over, as a full one is: the blocked never meet their
+        blocker there."""
         terms = check_terms(terms)
+        who = joiner or Joiner()
+        if self.seating is not None:  # a ban, a guest asking for rated: before anything
+            await self.seating.check_seat(who, Place(None, terms.rated, None, frozenset()))
         async with self._matching:
             now = self.service.wall()
             found = await asyncio.to_thread(
@@ -154,11 +170,14 @@ class QuickPlay:
                     if held.kind != "open":
                         continue
                     try:
+                        if self.seating is not None:
+                            await self.seating.check_at(who, table, index)
                         number, token = await seat(table_id, seat_name(index))
                     except ServiceError as exc:
-                        if exc.code in ("seat_taken", "expired", "already_seated", "stale"):
+                        if exc.code in PASS_OVER:
                             break  # this table is not for them: try the next one
                         raise
+                    await self._taken(table_id, number, who)
                     return Seated(table_id, number, token, created=False)
             table = await self.service.create_table(
                 terms.game, terms.max_players, [], public=True, rated=terms.rated
@@ -175,9 +194,14 @@ class QuickPlay:
             )
             await asyncio.to_thread(self.store.add, row)
             number, token = await seat(table.id, seat_name(0))
+            await self._taken(table.id, number, who)
             self._remember(deadline, table.id)
             log.info("quick play table", extra={"table": table.id, "game": terms.game})
             return Seated(table.id, number, token, created=True)
+
+    async def _taken(self, table_id: str, seat: int, who: Joiner) -> None:
+        if self.seating is not None:
+            await self.seating.taken(table_id, seat, who)
 
     async def run_due(self) -> dict[str, str]:
         """Fill (or discard) every quick-play table whose deadline has passed by the

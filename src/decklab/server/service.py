@@ -27,7 +27,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,6 +44,7 @@ from decklab.server.coordination import Coordinator, LocalCoordinator
 from decklab.server.errors import ServiceError, not_found
 from decklab.server.hub import Hub
 from decklab.server.logline import move_entries
+from decklab.server.ratings.rules import aborted_outcome, never_came, rated_seats
 from decklab.server.replay import SPECTATOR, rebuild, replay_from, replay_text
 from decklab.server.store.committer import GroupCommitter
 from decklab.server.store.models import ChatRow, SeatRow, SoloResultRow, TableRow
@@ -98,6 +99,7 @@ def _seat(row: SeatRow) -> Seat:
         account_id=row.account_id,
         token_salt=row.token_salt,
         bot_account=bool(row.bot_account),
+        arrived=bool(row.arrived),
     )
 
 
@@ -146,6 +148,9 @@ class TableService:
         called on the move's path, so a listener only queues its work."""
         self.muted: dict[int, set[int]] = {}
         """Each account's muted accounts, shared by every table held here (moderation)."""
+        self.banned: frozenset[int] = frozenset()
+        """The banned accounts (moderation keeps it): a seat of one acts for nobody, even
+        in the moment before :meth:`hand_over_banned` takes its token away."""
 
     # ------------------------------------------------------------ lifecycle
     async def start(self) -> None:
@@ -374,6 +379,9 @@ class TableService:
             await self._load(table.id)
         if table.version == before_version:
             return False
+        for index, seat in enumerate(table.seats):
+            if seat.token_hash is None:  # removed or banned elsewhere: its view is nobody's
+                self.hub.demote(table, index)
         added = (
             tuple(table.entries[before_entries:]) if len(table.entries) >= before_entries else ()
         )
@@ -456,8 +464,8 @@ class TableService:
         seat_specs = list(seats) or [SeatSpec() for _ in range(n)]
         if rated and n < 2:
             raise ServiceError("bad_request", "a game played alone is never rated")
-        if rated and all(spec.bot is not None for spec in seat_specs):
-            raise ServiceError("bad_request", "a rated table needs a seat for a person")
+        if rated:  # who is rated, and each bot level under its one name (ratings/rules.py)
+            seat_specs = rated_seats(seat_specs, carry)
         seed, secret, dealt = dealing.choose(n, deal)
         try:
             state = cls.new(n, options or {}, seed=dealt)
@@ -577,22 +585,29 @@ class TableService:
         token: str | None = None,
         account: tuple[int, str] | None = None,
         bot_account: bool = False,
+        check: Callable[[LiveTable, int], Awaitable[None]] | None = None,
     ) -> tuple[int, str]:
         """Take an open seat; returns the seat and its token (shown only this once).
 
         ``token`` and ``account`` (its id and the token's salt): a logged-in person's seat,
         whose token is derived from the account's key (:mod:`decklab.server.accounts.seats`)
         so that any of their devices can be handed it again. ``bot_account``: that account
-        is a bot account, playing through the bot API."""
+        is a bot account, playing through the bot API. ``check``: the seating rules
+        (:mod:`decklab.server.seating`), asked under the table's lock, so that what they
+        read of the seats cannot change before the seat is taken."""
         name = clean_nickname(nickname)
         table = await self.table(table_id)
         async with table.lock:
             table = await self._fresh(table)
             seat = table.seat_index(seat_text)
             starting = table.may_join(seat)
+            if check is not None:
+                await check(table, seat)
             token = token or new_token()
             token_hash = hash_token(token)
             changes: dict[str, Any] = {"kind": "human", "nickname": name, "token_hash": token_hash}
+            if table.rated:  # the seat's new person has not come yet (ratings/rules.py)
+                changes["arrived"] = False
             if account is not None:
                 changes |= {"account_id": account[0], "token_salt": account[1]}
                 changes["bot_account"] = bot_account
@@ -603,6 +618,7 @@ class TableService:
                 table_values={"status": status},
             )
             table.seated(seat, name, token_hash, status)
+            table.seats[seat].arrived = False
             if account is not None:
                 table.seats[seat].account_id, table.seats[seat].token_salt = account
                 table.seats[seat].bot_account = bot_account
@@ -741,7 +757,16 @@ class TableService:
             viewer = table.viewer(token)
         if viewer is not None:
             table.seen_now(viewer, time.monotonic())
+            await self._arrive(table, viewer)
         return viewer
+
+    async def _arrive(self, table: LiveTable, seat: int) -> None:
+        """The seat's token was used: at a rated table, its person has come, and is
+        stored so (once per seat and process), so that every process knows its absence
+        no longer aborts the table (:func:`.ratings.rules.never_came`)."""
+        if table.rated and not table.seats[seat].arrived and table.seats[seat].kind == "human":
+            await asyncio.to_thread(self.store.mark_arrived, table.id, seat)
+            table.seats[seat].arrived = True
 
     async def _seat_for(self, table: LiveTable, token: str | None) -> int:
         if not token:
@@ -750,7 +775,10 @@ class TableService:
         if seat is None:  # refused, or seated by another process a moment ago
             seat = await self.viewer_of(table, token)
         assert seat is not None
+        if table.seats[seat].account_id in self.banned:
+            raise ServiceError("banned", "this seat's account is banned", 403)
         table.seen_now(seat, time.monotonic())
+        await self._arrive(table, seat)
         return seat
 
     async def leave(self, table_id: str, token: str) -> None:
@@ -764,6 +792,7 @@ class TableService:
         """A connection of ``viewer`` opened: its seat is present again (and reclaimed)."""
         if viewer is None:
             return
+        await self._arrive(table, viewer)
         reclaim = table.connect(viewer)
         task = table.tasks.pop(f"grace{viewer}", None)
         if task is not None:
@@ -855,16 +884,78 @@ class TableService:
             self._after_end.add(told)
             told.add_done_callback(self._after_end.discard)
 
+    async def _abort_absent(
+        self, table: LiveTable, seat: int, seat_values: dict[str, Any] | None = None
+    ) -> bool:
+        """Abort a rated table whose ``seat`` never came, now that its absence would end
+        or hand over the game (lock held): over, nobody wins, nobody is rated, as Lichess
+        aborts a game before its first move. False, changing nothing, for any other seat
+        (asked of the database too: it may have come through another process)."""
+        if not never_came(table, seat):
+            return False
+        if await asyncio.to_thread(self.store.has_arrived, table.id, seat):
+            table.seats[seat].arrived = True
+            return False
+        outcome = aborted_outcome(table, seat)
+        changes = [SeatChange(seat, seat_values)] if seat_values else []
+        await self._commit(
+            table, table_values={"status": "finished", "outcome": outcome}, seats=changes
+        )
+        table.status, table.outcome = "finished", outcome
+        for key, value in (seat_values or {}).items():
+            setattr(table.seats[seat], key, value)
+        table.running_since.clear()
+        self._ended(table)
+        self.hub.publish(table, "end", {"result": outcome, "aborted": seat_name(seat)})
+        log.info("rated table aborted", extra={"table": table.id, "seat": seat_name(seat)})
+        return True
+
     async def _zombie(self, table: LiveTable, seat: int, why: str) -> None:
         async with table.lock:
             table = await self._fresh(table)
             if table.seats[seat].zombie or table.finished:
+                return
+            if why == "away" and await self._abort_absent(table, seat):
                 return
             await self._commit(table, seats=[SeatChange(seat, {"zombie": True})])
             table.zombied(seat)
             self.hub.publish(table, "zombie", {"seat": seat_name(seat), "why": why})
             log.info("seat played by a bot", extra={"table": table.id, "seat": seat_name(seat)})
         self._schedule(table)
+
+    async def hand_over_banned(self, table_id: str, account_id: int) -> list[int]:
+        """A banned account's seats at the table go to bots for good, as a zombie's do,
+        and their tokens are taken away (no token opens them, so nobody takes them back);
+        their connections become spectators. A game played alone gets no bot (nobody
+        waits for it) but loses its token all the same. Returns the seats handed over."""
+        table = await self.table(table_id)
+        async with table.lock:
+            table = await self._fresh(table)
+            if table.finished or table.status not in ("waiting", "playing"):
+                return []
+            held = [
+                i
+                for i, s in enumerate(table.seats)
+                if s.account_id == account_id and s.token_hash is not None
+            ]
+            if not held:
+                return []
+            changes: dict[str, Any] = {"token_hash": None, "token_salt": None}
+            if not table.alone:
+                changes["zombie"] = True
+            await self._commit(table, seats=[SeatChange(i, changes) for i in held])
+            for i in held:
+                table.seats[i].token_hash = table.seats[i].token_salt = None
+                if not table.alone:
+                    table.zombied(i)
+                task = table.tasks.pop(f"grace{i}", None)
+                if task is not None:
+                    task.cancel()
+                self.hub.demote(table, i)
+                self.hub.publish(table, "zombie", {"seat": seat_name(i), "why": "banned"})
+            log.info("banned account's seats to bots", extra={"table": table.id})
+        self._schedule(table)
+        return held
 
     # ------------------------------------------------------------ acting
     async def act(
@@ -1142,6 +1233,8 @@ class TableService:
             table = await self._fresh(table)
             if table.state is not state or seat not in table.late_for_deadline(now):
                 return False  # the seat moved meanwhile, or the table moved on
+            if await self._abort_absent(table, seat):
+                return True
             if text is not None:
                 await self._apply(table, seat, text, None)
                 if seat in table.waited_for():  # played for them, and to act again
@@ -1164,6 +1257,8 @@ class TableService:
             if table.finished or seat not in table.running_since:
                 return
             table.running_since.pop(seat, None)
+            if await self._abort_absent(table, seat, {"clock_ms": 0}):
+                return
             if on_timeout == "forfeit":
                 outcome = table.forfeit_outcome(seat)
                 await self._commit(

@@ -95,6 +95,10 @@ class Seat:
     bot_account: bool = False
     """Held by a bot account (a program playing through the bot API): shown as a bot,
     and otherwise a person's seat (a token, presence, a grace period, a clock)."""
+    arrived: bool = False
+    """Kept only at a rated table: its account has used the seat's token (opened a
+    connection with it, or made a request with it). A rated table whose seat never
+    arrived is aborted, not ended, by that seat's absence (:mod:`.ratings.rules`)."""
 
     def public(self, index: int) -> dict[str, Any]:
         return {

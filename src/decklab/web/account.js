@@ -151,7 +151,7 @@ export class AccountPage {
     const games = await followSeats();
     const row = (g) => h("li", { "data-table": g.table, "data-turn": g.your_turn ? "yes" : null },
       link(`/table/${g.table}`, `${g.game} · ${g.players} players · seat ${g.seat}`), " · ",
-      g.status === "finished" ? "finished" : g.your_turn ? h("strong", {}, "your turn") : g.status === "waiting" ? "waiting for players" : `${(g.to_move || []).join(", ") || "nobody"} to play`,
+      g.status === "finished" ? (g.outcome && g.outcome.aborted ? "aborted" : "finished") : g.your_turn ? h("strong", {}, "your turn") : g.status === "waiting" ? "waiting for players" : `${(g.to_move || []).join(", ") || "nobody"} to play`,
       g.deadline ? h("span.deadline", {}, " · move by ", h("time", { datetime: g.deadline }, new Date(g.deadline).toLocaleString())) : null);
     fill(this.root,
       h("h1", { tabindex: "-1" }, `Hello, ${me.username}`),

@@ -5,8 +5,14 @@ import { h, s, fill } from "./dom.js";
 import { api, games } from "./api.js";
 import { botLabel, link } from "./common.js";
 
+// A bot level's name is "bot:<level>" (no username holds a colon); a bot account's is
+// its username, and both have `bot: true`.
+function isLevel(name) {
+  return name.startsWith("bot:");
+}
+
 function playerName(entry) {
-  return entry.bot ? botLabel(entry.name.slice(4)) : entry.name;
+  return isLevel(entry.name) ? botLabel(entry.name.slice(4)) : entry.name;
 }
 
 function playerLink(entry) {
@@ -91,7 +97,7 @@ export class PlayerPage {
 
   async start() {
     const got = await api(`/api/players/${encodeURIComponent(this.name)}`);
-    const shown = got.bot ? botLabel(got.name.slice(4)) : got.name;
+    const shown = isLevel(got.name) ? botLabel(got.name.slice(4)) : got.bot ? `${got.name} (bot)` : got.name;
     document.title = `${shown} — decklab`;
     const byGame = new Map();
     for (const p of got.history) {

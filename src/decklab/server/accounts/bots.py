@@ -29,6 +29,7 @@ from decklab.engine.state import seat_name
 from decklab.server.accounts import seats
 from decklab.server.accounts.service import AccountService
 from decklab.server.errors import ServiceError
+from decklab.server.seating import Joiner
 from decklab.server.service import LiveTable, TableService
 from decklab.server.store.bot_tokens import BotTokenStore
 from decklab.server.store.models import AccountRow, ApiTokenRow
@@ -82,6 +83,13 @@ class BotEvents:
             except asyncio.QueueFull:  # a stream that does not read: ended, to reopen
                 queue.get_nowait()
                 queue.put_nowait(None)
+
+    def end(self, account_id: int) -> None:
+        """The account's open streams end now (it was banned): each is told to stop."""
+        for queue in list(self.streams.get(account_id, ())):
+            while queue.full():
+                queue.get_nowait()
+            queue.put_nowait(None)
 
     def table_finished(self, table: Table) -> None:
         """The hub's ``on_finish``: each bot account seated here hears ``gameFinish``."""
@@ -141,10 +149,15 @@ class BotService:
             raise ServiceError("not_found", "no such API token", 404)
 
     async def bearer(self, token: str | None) -> AccountRow | None:
-        """The account an API token logs in (None: none, revoked, or account deleted)."""
+        """The account an API token logs in (None: none, revoked, or account deleted);
+        a banned account's token is refused (403 ``banned``), before and after its ban
+        revoked it, and stays revoked when the ban is lifted."""
         if not token or len(token) > 200:
             return None
-        return await asyncio.to_thread(self.store.account_of, hash_token(token))
+        account = await asyncio.to_thread(self.store.account_of, hash_token(token))
+        if account is not None and account.banned_at is not None:
+            raise ServiceError("banned", "this account is banned", 403)
+        return account
 
     # ------------------------------------------------------------ bot accounts
     async def upgrade(self, account: AccountRow) -> None:
@@ -180,11 +193,14 @@ class BotService:
         rows = await asyncio.to_thread(self.store.held_seats, account.id)
         return [seated_event(r.table_id, r.seat, r.game, r.status) for r in rows]
 
-    async def join(self, account: AccountRow, table_id: str, seat_text: str) -> int:
-        """The bot account takes an open seat itself."""
-        table = await self.tables.table(table_id)
-        if any(s.account_id == account.id for s in table.seats):
-            raise ServiceError("seat_taken", "this account already holds a seat here", 409)
+    async def join(
+        self, account: AccountRow, table_id: str, seat_text: str, address: str | None = None
+    ) -> int:
+        """The bot account takes an open seat itself, through the same seating rules as a
+        person's join (:mod:`decklab.server.seating`: kept seats, blocks, bans, one seat
+        per bot account per table)."""
+        seating = self.accounts.seating
+        joiner = Joiner(account.id, address=address)
         token, salt = AccountService.new_seat(account)
         seat, _ = await self.tables.join(
             table_id,
@@ -193,7 +209,9 @@ class BotService:
             token=token,
             account=(account.id, salt),
             bot_account=True,
+            check=lambda table, seat: seating.check_at(joiner, table, seat),
         )
+        await seating.taken(table_id, seat, joiner)
         table = await self.tables.table(table_id)
         self.events.tell(
             account.id, seated_event(table.id, seat, table.cls.info.name, table.status)

@@ -3,7 +3,7 @@ rematch with the same people. No transport: the routes call it.
 
 A friend is one-way (adding someone asks nothing of them, as following on Lichess);
 it is what lets one keep a seat of a waiting table for that person, which then only
-they may take. A rematch is play again, asked by an account rather than a seat token.
+they may take (:mod:`decklab.server.seating` keeps that rule, at every door). A rematch is play again, asked by an account rather than a seat token.
 """
 
 from __future__ import annotations
@@ -78,15 +78,6 @@ class FriendService:
         for listener in self.invite_listeners:
             listener(friend.id, table.id, table.cls.info.title, account.username)
         return {"table": table.id, "seat": seat_name(seat), "username": friend.username}
-
-    async def check_join(self, table_id: str, seat: int, account_id: int | None) -> None:
-        """Refuse a seat kept for someone else."""
-        kept_for = await asyncio.to_thread(self.store.invited, table_id, seat)
-        if kept_for is not None and kept_for != account_id:
-            raise ServiceError("seat_kept", "this seat is kept for an invited player", 409)
-
-    async def joined(self, table_id: str, seat: int) -> None:
-        await asyncio.to_thread(self.store.drop, table_id, seat)
 
     async def invitations(self, account: AccountRow) -> list[dict[str, Any]]:
         rows = await asyncio.to_thread(self.store.invitations, account.id)

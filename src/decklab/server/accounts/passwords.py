@@ -18,15 +18,6 @@ _hasher = PasswordHasher()
 _NOBODY = _hasher.hash("a password nobody has")
 
 
-def check_new(password: str) -> str | None:
-    """Why a new password is refused (None: it is fine)."""
-    if len(password) < MIN_LENGTH:
-        return f"a password has at least {MIN_LENGTH} characters"
-    if len(password) > MAX_LENGTH:
-        return f"a password has at most {MAX_LENGTH} characters"
-    return None
-
-
 def hash_password(password: str) -> str:
     """The PHC string kept in the database (``$argon2id$v=19$m=…``)."""
     return _hasher.hash(password)

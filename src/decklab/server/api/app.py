@@ -56,7 +56,13 @@ from decklab.server.retention import RetentionSweep
 from decklab.server.service import TableService
 from decklab.server.store.accounts import AccountStore
 from decklab.server.store.bot_tokens import BotTokenStore
-from decklab.server.store.db import default_url, is_postgres, make_engine, upgrade
+from decklab.server.store.db import (
+    default_url,
+    is_postgres,
+    make_engine,
+    pool_saturated,
+    upgrade,
+)
 from decklab.server.store.friends import FriendStore
 from decklab.server.store.moderation import ModerationStore
 from decklab.server.store.queries import Store
@@ -116,9 +122,12 @@ def create_app(
         notifier.start()
         await app.state.ratings.start()
         app.state.moderation = ModerationService(ModerationStore(store.engine), service, settings)
+        app.state.moderation.ban_listeners.append(app.state.bots.events.end)
         await app.state.moderation.start()
         app.state.friends.blocked = app.state.moderation.blocks
-        app.state.quickplay = QuickPlay(QuickPlayStore(store.engine), service)
+        app.state.quickplay = QuickPlay(
+            QuickPlayStore(store.engine), service, app.state.accounts.seating
+        )
         await app.state.quickplay.start()
         metrics.watch(service)
         retention = RetentionSweep(store, settings)
@@ -133,7 +142,9 @@ def create_app(
             await retention.stop()
             await notifier.close()
             await app.state.quickplay.close()
+            await app.state.moderation.close()
             await service.close()
+            app.state.accounts.hashing.close()
             store.close()
             if own_pool:
                 workers.close()
@@ -178,9 +189,14 @@ def create_app(
 
     @app.get("/api/health/ready", tags=["server"], responses={503: {"model": ErrorOut}})
     async def health_ready(request: Request) -> Any:
-        """Readiness: the database answers and would take a write now (503 otherwise, so a
-        proxy or orchestrator sends no players here meanwhile)."""
+        """Readiness: the database answers and would take a write now, and neither the
+        password hashing queue nor the database's connection pool is full (503 otherwise,
+        so a proxy or orchestrator sends no players here meanwhile)."""
         service = request.app.state.service
+        if request.app.state.accounts.hashing.saturated:
+            return errors.unavailable("the password hashing queue is full", 1)
+        if pool_saturated(service.store.engine):
+            return errors.unavailable("every database connection is in use", 1)
         try:
             await asyncio.wait_for(asyncio.to_thread(service.store.ping), READY_TIMEOUT_S)
         except (TimeoutError, DBAPIError, PoolTimeout) as exc:

@@ -82,24 +82,30 @@ class RatingService:
             log.exception("rating failed", extra={"table": table_id})
             return False
         if done:
-            log.info("table rated", extra={"table": table_id})
+            log.info("table settled", extra={"table": table_id})
         return done
 
     async def leaderboard(self, game: str, limit: int) -> dict[str, Any]:
         name = check_game(game)
         rows = await asyncio.to_thread(self.store.leaderboard, name, min(limit, LEADERBOARD_MAX))
         entries = [_standing(s, i + 1) for i, s in enumerate(rows)]
-        return {"game": name, "entries": entries, "bots": [e for e in entries if e["bot"]]}
+        # ``bots``: the bot levels, for a game's page (bot accounts are ``bot`` entries too)
+        levels = [e for e in entries if e["name"].startswith(BOT)]
+        return {"game": name, "entries": entries, "bots": levels}
 
-    async def player(self, player: str, name: str) -> dict[str, Any]:
-        standings = await asyncio.to_thread(self.store.standings_of, player)
+    async def player(self, player: str, name: str, bot: bool = False) -> dict[str, Any]:
+        """A player's ratings and history; ``bot``: the player is a bot account (a bot
+        level's key says so itself)."""
+        bot = bot or player.startswith(BOT)
+        standings = await asyncio.to_thread(self.store.standings_of, player, bot)
         points = await asyncio.to_thread(self.store.history_of, player, HISTORY_MAX)
         return {
             "name": name,
-            "bot": player.startswith(BOT),
+            "bot": bot,
             "ratings": [{"game": g, **_standing(s)} for g, s in standings],
             "history": [_point(p) for p in points],
         }
 
-    async def account(self, account_id: int, username: str) -> dict[str, Any]:
-        return await self.player(account_player(account_id), username)
+    async def account(self, account_id: int, username: str, bot: bool = False) -> dict[str, Any]:
+        """An account's profile; a bot account's is marked ``bot`` like a bot level's."""
+        return await self.player(account_player(account_id), username, bot)

@@ -21,6 +21,7 @@ from decklab.server.store.models import (
     ChatRow,
     FriendRow,
     InvitationRow,
+    KnownDeviceRow,
     OutboxRow,
     PasskeyRow,
     RatingHistoryRow,
@@ -65,6 +66,7 @@ class AccountStore:
     """Synchronous queries; the routes run them off the event loop."""
 
     def __init__(self, engine: Engine) -> None:
+        self.engine = engine
         self.sessions = sessionmaker(engine, expire_on_commit=False)
 
     # ------------------------------------------------------------ accounts
@@ -285,6 +287,9 @@ class AccountStore:
                 .where(FriendRow.account_id == account_id)
             ).all()
             ratings = db.scalars(select(RatingRow).where(RatingRow.account_id == account_id)).all()
+            devices = db.scalars(
+                select(KnownDeviceRow).where(KnownDeviceRow.account_id == account_id)
+            ).all()
             return {
                 "account": {
                     "username": account.username,
@@ -345,13 +350,17 @@ class AccountStore:
                     {"game": r.game, "mu": r.mu, "sigma": r.sigma, "games": r.games}
                     for r in ratings
                 ],
+                # only digests are kept: the export says what kind and when
+                "known_devices": [
+                    {"kind": d.kind, "seen_at": d.seen_at.isoformat()} for d in devices
+                ],
             }
 
     def delete(self, account_id: int) -> list[tuple[str, int]]:
         """The account and its personal data deleted, explicitly (not every database
         enforces the foreign keys' cascade): sessions, passkeys, challenges, API tokens,
         solo results, ratings and their history, friends (both ways), invitations, chat
-        lines. Its seats stay, as :data:`DELETED_PLAYER`, so that finished games stay
+        lines, the devices and addresses it took seats from. Its seats stay, as :data:`DELETED_PLAYER`, so that finished games stay
         whole. Returns the seats (table, seat) renamed."""
         with self.sessions.begin() as db:
             seats = [
@@ -376,6 +385,7 @@ class AccountStore:
                 RatingRow,
                 RatingHistoryRow,
                 OutboxRow,
+                KnownDeviceRow,
             ):
                 db.execute(delete(model).where(model.account_id == account_id))
             db.execute(

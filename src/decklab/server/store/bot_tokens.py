@@ -71,16 +71,17 @@ class BotTokenStore:
             return bool(getattr(done, "rowcount", 0))
 
     def account_of(self, token_hash: str) -> AccountRow | None:
-        """The account of a live token (None: unknown, revoked, or its account deleted);
-        notes that it was used."""
+        """The account of a live token, noting that it was used; or the banned account of
+        a revoked one, so that its program is told it is banned rather than that its
+        token is unknown (the caller refuses a banned account). None: unknown, revoked
+        (account not banned), or its account deleted."""
         with self.sessions.begin() as db:
-            token = db.scalar(
-                select(ApiTokenRow).where(
-                    ApiTokenRow.token_hash == token_hash, ApiTokenRow.revoked_at.is_(None)
-                )
-            )
+            token = db.scalar(select(ApiTokenRow).where(ApiTokenRow.token_hash == token_hash))
             if token is None:
                 return None
+            if token.revoked_at is not None:
+                account = db.get(AccountRow, token.account_id)
+                return account if account is not None and account.banned_at else None
             now = utcnow()
             if token.last_used_at is None or now - _aware(token.last_used_at) > USED_EVERY:
                 token.last_used_at = now

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.pool import QueuePool
 
 from decklab.play.storage import data_dir
 
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from alembic.config import Config
 
 FILE_NAME = "server.sqlite3"
-HEAD = "0008"
+HEAD = "0011"
 """The newest migration (a test checks it against Alembic's own view): a database already
 there starts without loading Alembic at all, which keeps restarts quick."""
 
@@ -103,6 +104,16 @@ def make_engine(url: str, sqlite_sync: str = "normal", busy_timeout_s: float = 5
         engine, "connect", lambda conn, _record: _sqlite_pragmas(conn, sqlite_sync, busy_ms)
     )
     return engine
+
+
+def pool_saturated(engine: Engine) -> bool:
+    """Whether every connection ``engine``'s pool may open is checked out now: the next
+    request would wait for one (readiness reports it, so a proxy sends players elsewhere)."""
+    pool = engine.pool
+    if not isinstance(pool, QueuePool):
+        return False
+    most = pool.size() + max(0, pool._max_overflow)  # no public reader of it
+    return pool.checkedout() >= most
 
 
 def commit_engine(engine: Engine) -> Engine:

@@ -85,6 +85,9 @@ class SeatRow(Base):
     """An account's seat: the random input its token is derived from (accounts/seats.py)."""
     bot_account: Mapped[bool] = mapped_column(Boolean, default=False)
     """The seat's account is a bot account, playing through the bot API (shown as a bot)."""
+    arrived: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """At a rated table: the seat's token has been used (a connection, a request). A
+    seat that never arrived aborts its rated table by its absence (ratings/rules.py)."""
 
 
 class ActionRow(Base):
@@ -391,6 +394,17 @@ class AddressBanRow(Base):
     created_at: Mapped[_dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class ModerationClockRow(Base):
+    """One row whose ``version`` goes up with every ban, unban, mute or block: what each
+    server process reads a few times a second to learn that the moderation it holds in
+    memory is out of date (the admin command writes from another process)."""
+
+    __tablename__ = "moderation_clock"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+
+
 class QuickPlayRow(Base):
     """A quick-play table's terms while it fills: what a newcomer must ask for to be seated
     at it, and the wall-clock second at which its empty seats go to bots (kept, so that a
@@ -408,3 +422,22 @@ class QuickPlayRow(Base):
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
     deadline: Mapped[float] = mapped_column(Float)
     """Wall-clock seconds (``TableService.wall``)."""
+
+
+class KnownDeviceRow(Base):
+    """A device cookie or an address an account took a seat from, as a SHA-256 only: what
+    lets a block refuse the same person logged out (:mod:`decklab.server.seating`).
+    Addresses are forgotten after ``seating.ADDRESS_DAYS``; an account keeps its
+    ``seating.DEVICES_KEPT`` latest devices."""
+
+    __tablename__ = "known_devices"
+
+    account_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    kind: Mapped[str] = mapped_column(String(8), primary_key=True)
+    """``device`` (the device cookie) or ``address`` (the client address)."""
+    digest: Mapped[str] = mapped_column(String(64), primary_key=True, index=True)
+    seen_at: Mapped[_dt.datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, index=True
+    )

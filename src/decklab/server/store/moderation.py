@@ -7,18 +7,34 @@ import datetime as _dt
 from typing import Any
 
 from sqlalchemy import Engine, delete, select, update
-from sqlalchemy.orm import sessionmaker
+from sqlalchemy.orm import Session, sessionmaker
 
 from decklab.server.store.models import (
     AccountRow,
     AddressBanRow,
+    ApiTokenRow,
     ChatRow,
+    ModerationClockRow,
     MuteRow,
     ReportRow,
+    SeatRow,
     SessionRow,
     TableCreatorRow,
+    TableRow,
     utcnow,
 )
+
+
+def _tick(db: Session) -> None:
+    """The moderation clock goes up (in the change's own transaction): every process
+    reads it to learn that its bans and mutes in memory are out of date."""
+    done = db.execute(
+        update(ModerationClockRow)
+        .where(ModerationClockRow.id == 1)
+        .values(version=ModerationClockRow.version + 1)
+    )
+    if not getattr(done, "rowcount", 0):
+        db.add(ModerationClockRow(id=1, version=1))
 
 
 class ModerationStore:
@@ -48,6 +64,7 @@ class ModerationStore:
                 db.add(MuteRow(account_id=account_id, other_id=other_id, block=block))
             elif block:
                 row.block = True
+            _tick(db)
 
     def unmute(self, account_id: int, other_id: int, block_only: bool) -> None:
         """Unmute (the block goes too), or only unblock (still muted)."""
@@ -59,6 +76,7 @@ class ModerationStore:
                 row.block = False
             else:
                 db.delete(row)
+            _tick(db)
 
     def mutes(self) -> dict[int, set[int]]:
         """Every account's muted accounts (blocks included)."""
@@ -127,7 +145,13 @@ class ModerationStore:
 
     # ------------------------------------------------------------ bans
     def ban_account(self, username_key: str, banned: bool) -> int | None:
-        """Ban (every session revoked) or unban an account; its id, None if no such one."""
+        """Ban or unban an account; its id, None if no such one.
+
+        A ban revokes every session, API token and creator token of the account in the
+        same transaction
+        (revoked, not merely refused while banned: an unban gives none of them back). Its
+        seats are the servers' to hand over (:meth:`banned_tables`): they hold the tables.
+        """
         with self.sessions.begin() as db:
             account = db.scalar(select(AccountRow).where(AccountRow.username_key == username_key))
             if account is None:
@@ -140,7 +164,55 @@ class ModerationStore:
                     .where(SessionRow.account_id == account.id, SessionRow.revoked_at.is_(None))
                     .values(revoked_at=now)
                 )
+                db.execute(
+                    update(ApiTokenRow)
+                    .where(ApiTokenRow.account_id == account.id, ApiTokenRow.revoked_at.is_(None))
+                    .values(revoked_at=now)
+                )
+                db.execute(  # its creator tokens too: no hash is the empty string's
+                    update(TableCreatorRow)
+                    .where(TableCreatorRow.account_id == account.id)
+                    .values(token_hash="")
+                )
+            _tick(db)
             return int(account.id)
+
+    def clock(self) -> int:
+        """The moderation clock (0 before any change): one primary-key read."""
+        with self.sessions() as db:
+            found = db.scalar(select(ModerationClockRow.version).where(ModerationClockRow.id == 1))
+            return 0 if found is None else int(found)
+
+    def banned_accounts(self) -> frozenset[int]:
+        with self.sessions() as db:
+            return frozenset(
+                int(i)
+                for i in db.scalars(select(AccountRow.id).where(AccountRow.banned_at.is_not(None)))
+            )
+
+    def is_banned(self, account_id: int) -> bool:
+        """Whether the account is banned now (read from the database, not a cache)."""
+        with self.sessions() as db:
+            found = db.scalar(select(AccountRow.banned_at).where(AccountRow.id == account_id))
+            return found is not None
+
+    def banned_tables(self, account_ids: frozenset[int]) -> list[tuple[str, int]]:
+        """(table, account) for each seat of these accounts that a token still opens at
+        a table not finished: the seats to hand over to bots."""
+        if not account_ids:
+            return []
+        with self.sessions() as db:
+            rows = db.execute(
+                select(SeatRow.table_id, SeatRow.account_id)
+                .join(TableRow, TableRow.id == SeatRow.table_id)
+                .where(
+                    SeatRow.account_id.in_(sorted(account_ids)),
+                    SeatRow.token_hash.is_not(None),
+                    TableRow.status.in_(("waiting", "playing")),
+                )
+                .distinct()
+            ).all()
+            return [(str(t), int(a or 0)) for t, a in rows]
 
     def ban_address(self, address: str, banned: bool) -> bool:
         """Ban or unban an address; False when that changed nothing."""
@@ -148,9 +220,11 @@ class ModerationStore:
             row = db.get(AddressBanRow, address)
             if banned and row is None:
                 db.add(AddressBanRow(address=address))
+                _tick(db)
                 return True
             if not banned and row is not None:
                 db.delete(row)
+                _tick(db)
                 return True
             return False
 

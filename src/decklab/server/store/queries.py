@@ -473,6 +473,27 @@ class Store:
         with self.sessions.begin() as db:
             db.execute(update(TableRow).where(TableRow.id == table_id).values(next_id=next_id))
 
+    def mark_arrived(self, table_id: str, seat: int) -> None:
+        """The seat's token was used (a rated table's seat arrived). No new version: a
+        fact about the seat's person, not a change of the game."""
+        with self.sessions.begin() as db:
+            db.execute(
+                update(SeatRow)
+                .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                .values(arrived=True)
+            )
+
+    def has_arrived(self, table_id: str, seat: int) -> bool:
+        """Whether the seat arrived, through any process (see :meth:`mark_arrived`)."""
+        with self.sessions() as db:
+            return bool(
+                db.scalar(
+                    select(SeatRow.arrived).where(
+                        SeatRow.table_id == table_id, SeatRow.seat == seat
+                    )
+                )
+            )
+
     # ------------------------------------------------------------ retention
     def delete_chat_before(self, cutoff: _dt.datetime) -> int:
         """Chat lines written before ``cutoff`` deleted; returns how many."""

@@ -104,9 +104,10 @@ async def login(
     limits: LimitsDep,
     address: AddressDep,
 ) -> Me:
-    """Log in with a password (attempts are limited per account and per address)."""
-    limits.login(address, name_key(body.username))
-    account, token = await accounts.login(body.username, body.password)
+    """Log in with a password. Attempts are limited per address and per account from one
+    address, and an account's wrong passwords slow its next check (never a lock-out)."""
+    with limits.password_check(address, name_key(body.username)) as check:
+        account, token = await accounts.login(body.username, body.password, check)
     set_session_cookie(response, request, token)
     return await _me(accounts, account, token)
 
@@ -133,10 +134,16 @@ async def logout_everywhere(
 
 @router.post("/account/password", status_code=204)
 async def change_password(
-    body: PasswordChange, accounts: AccountsDep, caller: CallerDep
+    body: PasswordChange,
+    accounts: AccountsDep,
+    caller: CallerDep,
+    limits: LimitsDep,
+    address: AddressDep,
 ) -> Response:
-    """A new password; every other session is logged out."""
-    await accounts.change_password(caller, body.current, body.new)
+    """A new password; every other session is logged out. The current password is
+    checked within the same limits as a login's, so a stolen session cannot guess it."""
+    with limits.password_check(address, caller.account.username_key) as check:
+        await accounts.change_password(caller, body.current, body.new, check)
     return Response(status_code=204)
 
 
@@ -155,11 +162,17 @@ async def export(accounts: AccountsDep, caller: CallerDep) -> JSONResponse:
 
 @router.post("/account/delete", status_code=204)
 async def delete(
-    body: DeleteRequest, request: Request, accounts: AccountsDep, caller: CallerDep
+    body: DeleteRequest,
+    request: Request,
+    accounts: AccountsDep,
+    caller: CallerDep,
+    limits: LimitsDep,
+    address: AddressDep,
 ) -> Response:
     """The account and its personal data deleted; its finished games keep the seat as
-    "deleted player"."""
-    await accounts.delete(caller, body.password, body.confirm)
+    "deleted player". The password is checked within a login's limits."""
+    with limits.password_check(address, caller.account.username_key) as check:
+        await accounts.delete(caller, body.password, body.confirm, check)
     response = Response(status_code=204)
     clear_session_cookie(response, request)
     return response
@@ -167,9 +180,15 @@ async def delete(
 
 @router.post("/account/passkeys/register/begin", response_model=CeremonyOptions)
 async def passkey_register_begin(
-    request: Request, accounts: AccountsDep, caller: CallerDep
+    request: Request,
+    accounts: AccountsDep,
+    caller: CallerDep,
+    limits: LimitsDep,
+    address: AddressDep,
 ) -> CeremonyOptions:
-    """Options for ``navigator.credentials.create`` (a passkey for this account)."""
+    """Options for ``navigator.credentials.create`` (a passkey for this account); limited
+    per account and per address, as each keeps a challenge for five minutes."""
+    limits.passkey_registration(address, caller.account.id)
     got = await _passkeys(accounts).begin_registration(caller.account, relying_party(request))
     return CeremonyOptions.model_validate(got)
 
@@ -189,8 +208,9 @@ async def passkey_register_finish(
 async def passkey_login_begin(
     request: Request, accounts: AccountsDep, limits: LimitsDep, address: AddressDep
 ) -> CeremonyOptions:
-    """Options for ``navigator.credentials.get`` (any passkey of this site)."""
-    limits.login(address, None)
+    """Options for ``navigator.credentials.get`` (any passkey of this site); limited per
+    address on a budget of its own, which no password failure spends."""
+    limits.passkey(address)
     return CeremonyOptions.model_validate(
         await _passkeys(accounts).begin_login(relying_party(request))
     )
@@ -198,9 +218,15 @@ async def passkey_login_begin(
 
 @router.post("/account/passkeys/login/finish", response_model=Me)
 async def passkey_login_finish(
-    body: Ceremony, request: Request, response: Response, accounts: AccountsDep
+    body: Ceremony,
+    request: Request,
+    response: Response,
+    accounts: AccountsDep,
+    limits: LimitsDep,
+    address: AddressDep,
 ) -> Me:
     """The browser's signed challenge: logged in as the passkey's account."""
+    limits.passkey(address)
     account = await _passkeys(accounts).finish_login(
         relying_party(request), body.ceremony, body.credential
     )

@@ -250,10 +250,12 @@ async def seat_lines(
 
 # ------------------------------------------------------------ playing
 @router.post("/bot/table/{table_id}/join", response_model=BotJoined)
-async def join(table_id: str, body: BotJoin, bearer: BotDep, bots: BotsDep) -> BotJoined:
+async def join(
+    table_id: str, body: BotJoin, bearer: BotDep, bots: BotsDep, address: AddressDep
+) -> BotJoined:
     """The bot account takes an open seat itself (no seat token is returned: the bot API
-    acts for its seat)."""
-    seat = await bots.join(bearer.account, table_id, body.seat)
+    acts for its seat); the seating rules are a person's join's."""
+    seat = await bots.join(bearer.account, table_id, body.seat, address)
     return BotJoined(table=table_id, seat=seat_name(seat))
 
 

@@ -10,11 +10,13 @@ from pydantic import BaseModel, Field
 from decklab.engine.state import seat_name as seat_label
 from decklab.server.accounts.service import raise_bot_account
 from decklab.server.api.deps import AddressDep, LimitsDep, ServiceDep, TokenDep
+from decklab.server.api.device import device_of, ensure_device
 from decklab.server.api.errors import responses
 from decklab.server.api.models import Strict
 from decklab.server.api.session import AccountsDep, MaybeCallerDep
 from decklab.server.errors import ServiceError
 from decklab.server.quickplay import QuickPlay, Terms, check_terms
+from decklab.server.seating import Joiner
 from decklab.server.table import clean_nickname
 
 router = APIRouter(prefix="/api/quickplay", tags=["quick play"], responses=responses(403, 409))
@@ -56,6 +58,7 @@ async def quick_play(
     accounts: AccountsDep,
     caller: MaybeCallerDep,
     request: Request,
+    response: Response,
 ) -> QuickPlaySeat:
     """Take a seat at a public waiting quick-play table of the same terms (game, players
     range, bot level, rated), else at a new one with ``max_players`` open seats; at its
@@ -65,14 +68,11 @@ async def quick_play(
     terms = check_terms(
         Terms(body.game, body.min_players, body.max_players, body.wait_s, body.level, body.rated)
     )
+    # the seating rules (a guest at a rated table, an account's name, blocks, bans) are
+    # asked by quick play's matching (decklab.server.seating)
     if caller is None:
         name = clean_nickname(body.nickname)
-        if terms.rated:
-            raise ServiceError("account_needed", "log in to play at a rated table", 403)
-        if await accounts.is_account_name(name) is not None:
-            raise ServiceError(
-                "name_taken", "that nickname is an account's username: log in to use it", 409
-            )
+        joiner = Joiner(nickname=name, device=device_of(request), address=address)
 
         async def seat(table_id: str, seat_text: str) -> tuple[int, str]:
             return await service.join(table_id, seat_text, name)
@@ -81,6 +81,7 @@ async def quick_play(
         account = caller.account
         if account.bot:
             raise_bot_account()
+        joiner = Joiner(account.id, device=ensure_device(request, response), address=address)
 
         async def seat(table_id: str, seat_text: str) -> tuple[int, str]:
             table = await service.table(table_id)
@@ -93,7 +94,7 @@ async def quick_play(
 
     if not request.app.state.create_limit.allow(address):
         raise ServiceError("rate_limited", "too many tables created from this address", 429)
-    seated = await quickplay.play(terms, seat)
+    seated = await quickplay.play(terms, seat, joiner)
     return QuickPlaySeat(
         table=seated.table_id,
         seat=seat_label(seated.seat),

@@ -43,14 +43,15 @@ async def game_ratings(game: GameParam, ratings: RatingsDep) -> dict[str, Any]:
 async def player(
     ratings: RatingsDep, accounts: AccountsDep, name: str = Path(max_length=220)
 ) -> dict[str, Any]:
-    """An account's (or, as ``bot:<spec>``, a bot level's) rating at each game and its
-    rating after each rated table, oldest first."""
+    """An account's (or, as ``bot:<name>``, a bot level's) rating at each game and its
+    rating after each rated table, oldest first; ``bot`` for a bot level or account."""
     if name.startswith(BOT):
-        found = await ratings.player(bot_player(name[len(BOT) :]), name)
+        key = bot_player(name[len(BOT) :])  # `bot: RANDOM` is `bot:random`
+        found = await ratings.player(key, key)
         if not found["ratings"]:
             raise ServiceError("not_found", f"no rated bot {name!r}", 404)
         return found
     account = await accounts.is_account_name(name)
     if account is None:
         raise ServiceError("not_found", f"no account {name!r}", 404)
-    return await ratings.account(account.id, account.username)
+    return await ratings.account(account.id, account.username, bool(account.bot))

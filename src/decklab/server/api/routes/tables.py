@@ -7,9 +7,9 @@ from typing import Any
 from fastapi import APIRouter, Query, Request, Response
 
 from decklab.engine.state import seat_name as seat_label
-from decklab.server.accounts.friends import FriendService
 from decklab.server.accounts.service import Caller, raise_bot_account
 from decklab.server.api.deps import AddressDep, LimitsDep, ServiceDep, TokenDep
+from decklab.server.api.device import device_of, ensure_device
 from decklab.server.api.errors import responses
 from decklab.server.api.models import (
     Ack,
@@ -29,6 +29,7 @@ from decklab.server.api.session import AccountsDep, MaybeCallerDep
 from decklab.server.errors import ServiceError
 from decklab.server.hub import sync_frame
 from decklab.server.pace import TurnSpec
+from decklab.server.seating import Joiner, Place, Seating
 from decklab.server.service import TableService
 from decklab.server.table import ClockSpec, SeatSpec
 
@@ -63,7 +64,7 @@ async def create_table(
         raise ServiceError("rate_limited", "too many tables created from this address", 429)
     check_option_types(body.game, body.options)
     seats = []
-    bot_accounts: set[int] = set()
+    bot_accounts: list[int] = []
     for seat in body.seats:
         if seat.kind == "bot" and not seat.bot:
             raise ServiceError("bad_request", "a bot seat needs a bot spec (greedy, expert, …)")
@@ -73,10 +74,11 @@ async def create_table(
             held, account_id = await request.app.state.bots.account_seat(seat.name)
             if account_id in bot_accounts:
                 raise ServiceError("bad_request", "a bot account takes one seat of a table")
-            bot_accounts.add(account_id)
+            bot_accounts.append(account_id)
             seats.append(SeatSpec(account=held))
             continue
         seats.append(SeatSpec(seat.bot if seat.kind == "bot" else None))
+    await _check_bot_accounts(request, bot_accounts, body.rated, caller)
     clock = (
         ClockSpec(body.clock.base_s, body.clock.increment_s, body.clock.on_timeout)
         if body.clock
@@ -100,6 +102,20 @@ async def create_table(
     return TableSummary.model_validate(table.summary() | {"creator_token": creator_token})
 
 
+async def _check_bot_accounts(
+    request: Request, bot_accounts: list[int], rated: bool, caller: Caller | None
+) -> None:
+    """A creator's seating passes the seating rules too (a banned bot account, or one a
+    block stands between with the creator or another seated account, is refused), before
+    anything is created."""
+    seating: Seating = request.app.state.accounts.seating
+    creator = None if caller is None else caller.account.id
+    for account_id in bot_accounts:
+        others = frozenset(a for a in bot_accounts if a != account_id)
+        place = Place(None, rated, creator, others)
+        await seating.check_seat(Joiner(account_id), place, by_creator=True)
+
+
 @router.get("", response_model=list[PublicTable])
 async def list_tables(service: ServiceDep) -> list[PublicTable]:
     """Public tables not finished yet, newest first."""
@@ -121,47 +137,38 @@ async def join(
     accounts: AccountsDep,
     caller: MaybeCallerDep,
     request: Request,
+    response: Response,
 ) -> JoinResult:
     """Take an open seat: the answer holds the seat token, shown only this once. Logged in,
     the seat is the account's, under its username, and follows it to its other devices; a
-    guest may not take a nickname that is an account's username."""
+    guest may not take a nickname that is an account's username. Every seating rule
+    (kept seats, blocks, bans, rated tables) is :mod:`decklab.server.seating`'s."""
     limits.join(address)
-    await _check_join(request, service, table_id, body.seat, caller)
-    await request.app.state.moderation.check_join(table_id, caller)
+    seating = accounts.seating
     if caller is None:
-        if await accounts.is_account_name(body.nickname.strip()) is not None:
-            raise ServiceError(
-                "name_taken", "that nickname is an account's username: log in to use it", 409
-            )
-        seat, token = await service.join(table_id, body.seat, body.nickname)
+        joiner = Joiner(nickname=body.nickname, device=device_of(request), address=address)
+        seat, token = await service.join(
+            table_id,
+            body.seat,
+            body.nickname,
+            check=lambda table, seat: seating.check_at(joiner, table, seat),
+        )
     else:
         account = caller.account
         if account.bot:
             raise_bot_account()
+        joiner = Joiner(account.id, device=ensure_device(request, response), address=address)
         token, salt = accounts.new_seat(account)
         seat, token = await service.join(
-            table_id, body.seat, account.username, token=token, account=(account.id, salt)
+            table_id,
+            body.seat,
+            account.username,
+            token=token,
+            account=(account.id, salt),
+            check=lambda table, seat: seating.check_at(joiner, table, seat),
         )
-    await request.app.state.friends.joined(table_id, seat)
+    await seating.taken(table_id, seat, joiner)
     return JoinResult(table=table_id, seat=seat_label(seat), token=token)
-
-
-async def _check_join(
-    request: Request, service: TableService, table_id: str, seat: str, caller: Caller | None
-) -> None:
-    """A seat kept for an invited friend is theirs; a rated table seats accounts only,
-    each once (a rating is one person's)."""
-    table = await service.table(table_id)
-    friends: FriendService = request.app.state.friends
-    await friends.check_join(
-        table.id, table.seat_index(seat), None if caller is None else caller.account.id
-    )
-    if not table.rated:
-        return
-    if caller is None:
-        raise ServiceError("account_needed", "log in to take a seat at a rated table", 403)
-    if any(s.account_id == caller.account.id for s in table.seats):
-        raise ServiceError("already_seated", "you already have a seat at this rated table", 409)
 
 
 @router.post("/{table_id}/leave", status_code=204)
