@@ -286,6 +286,41 @@ def test_clock_running_out(client: TestClient, on_timeout: str) -> None:
         assert time.monotonic() - before_start >= 0.95
 
 
+class Ticks:
+    """A monotonic clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_clock_runs_out_on_the_injected_clock_not_before(client: TestClient) -> None:
+    """Every live clock reads the service's one ``ticks``: a test that injects it moves
+    the clocks by hand, and a slow machine cannot run one out. The seat to act times out
+    when the clock passes its minute and not a millisecond before."""
+    service = client.app.state.service  # type: ignore[attr-defined]
+    ticks = Ticks()
+    service.ticks = ticks
+    table, tokens = _two_people(client, clock={"base_s": 60, "increment_s": 0, "on_timeout": "bot"})
+    seat, _ = _to_act(client, table, tokens)
+    with client.websocket_connect(URL.format(table)) as ws:
+        hello(ws, tokens[1 - seat])
+        first = ws.receive_json()
+        assert first["state"]["clock"]["remaining_ms"][f"p{seat + 1}"] == 60000
+        ticks.now += 59.999
+        client.portal.call(service.ticks_moved)  # type: ignore[union-attr]
+        ws.send_json({"type": "ping"})
+        assert until(ws, lambda f: f["type"] == "pong")["type"] == "pong"
+        assert not service.tables[table].seats[seat].zombie
+        ticks.now += 0.001
+        client.portal.call(service.ticks_moved)  # type: ignore[union-attr]
+        event = until(ws, lambda f: f["type"] == "event" and f["kind"] == "zombie")
+        assert event["detail"]["why"] == "time"
+        assert event["detail"]["seat"] == f"p{seat + 1}"
+
+
 def test_simultaneous_round_tells_who_has_chosen(client: TestClient) -> None:
     game = pick(lambda i: i.simultaneous)
     table = new_table(

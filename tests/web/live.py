@@ -54,6 +54,15 @@ class Wall:
         return self.now
 
 
+class Ticks(Wall):
+    """A monotonic clock a test moves by hand (live clocks, grace periods): pass it as
+    ``LiveServer(..., ticks=Ticks())`` and call :meth:`LiveServer.tick`. It stands
+    still otherwise, so no clock runs out and no grace period ends on a slow machine."""
+
+    def __init__(self) -> None:
+        self.now = time.monotonic()
+
+
 class _Server(uvicorn.Server):
     """uvicorn's server, keeping the event loop it runs in (to call into it)."""
 
@@ -73,6 +82,7 @@ class LiveServer:
         folder: Path,
         pool: BotPool | None = None,
         wall: Wall | None = None,
+        ticks: Ticks | None = None,
         **settings: Any,
     ) -> None:
         self.port = free_port()
@@ -84,6 +94,7 @@ class LiveServer:
             self.app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on"
         )
         self.wall = wall
+        self.ticks = ticks
         self.server = _Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -96,6 +107,8 @@ class LiveServer:
             time.sleep(0.05)
         if self.wall is not None:  # before any table: every deadline counts from it
             self.service.wall = self.wall
+        if self.ticks is not None:
+            self.service.ticks = self.ticks
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -118,6 +131,13 @@ class LiveServer:
         assert self.wall is not None and self.server.loop is not None
         self.wall.now += seconds
         self.server.loop.call_soon_threadsafe(self.service.wall_moved)
+
+    def tick(self, seconds: float) -> None:
+        """Move the injected monotonic clock on; the server sets its clocks' alarms again
+        from the new time (and applies a clock that ran out by it)."""
+        assert self.ticks is not None and self.server.loop is not None
+        self.ticks.now += seconds
+        self.server.loop.call_soon_threadsafe(self.service.ticks_moved)
 
     # ------------------------------------------------------------ REST helpers
     def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:

@@ -14,7 +14,7 @@ import pytest
 from decklab.engine.registry import game_names, get_game
 from decklab.server.bots import BotPool
 
-from .live import LiveServer, seat_script
+from .live import LiveServer, Ticks, seat_script
 from .ui import ready, wait_turn
 
 
@@ -74,43 +74,57 @@ def test_a_game_lost_on_time_says_who_won(page: Any, live: LiveServer) -> None:
     assert page.js_errors == []
 
 
-def test_take_my_seat_back_from_the_bot(page: Any, live: LiveServer) -> None:
+@pytest.fixture
+def ticking(tmp_path: Path) -> Iterator[LiveServer]:
+    """A server of its own on an injected monotonic clock: its live clocks and grace
+    periods move only when the test moves them."""
+    pool = BotPool(workers=1)
+    try:
+        with LiveServer(tmp_path, pool=pool, ticks=Ticks()) as server:
+            yield server
+    finally:
+        pool.close()
+
+
+def test_take_my_seat_back_from_the_bot(page: Any, ticking: LiveServer) -> None:
     """A clock runs out with "a bot takes over" while the person is at the page: one
-    click gives the seat back, without reloading."""
-    clock = {"base_s": 2, "increment_s": 20, "on_timeout": "bot"}
+    click gives the seat back, without reloading. The clock runs out when the test
+    moves the server's clock, once the page is open; the other seat's clock and both
+    grace periods then stand still, so the game waits for p2 however slow the machine."""
+    live = ticking
+    clock = {"base_s": 60, "increment_s": 20, "on_timeout": "bot"}
     table_id = live.table(GAME, 2, ["open", "open"], clock=clock)
     token = live.join(table_id, "p1", "ann")
     other = live.join(table_id, "p2", "bob")
-    if _to_act(live, table_id) == ["p2"]:  # p2 moves at once: p1's clock is the one to run
+
+    def move_p2(client_id: str) -> None:
         state = live.state(table_id, other)
-        move = {
-            "action": state["state"]["legal"][0],
-            "version": state["version"],
-            "client_id": "b0",
-        }
-        live.call("POST", f"/api/tables/{table_id}/actions", move, token=other)
+        move = {"action": state["state"]["legal"][0], "version": state["version"]}
+        body = {**move, "client_id": client_id}
+        live.call("POST", f"/api/tables/{table_id}/actions", body, token=other)
+
+    if _to_act(live, table_id) == ["p2"]:  # p2 moves first: p1's clock is the one to run
+        move_p2("b0")
     _open(page, live, table_id, token, "p1")
-    page.wait_for_selector('button[data-role="reclaim"]', timeout=20000)
+    assert _to_act(live, table_id) == ["p1"]
+    live.tick(61)
+    page.wait_for_selector('button[data-role="reclaim"]')
+    assert live.service.tables[table_id].seats[0].zombie
     assert "A bot is playing your seat" in page.inner_text(".moves")
     # a locator, not the element: the page redraws on every frame (the bot is moving)
     page.locator('button[data-role="reclaim"]').click()
-    page.wait_for_selector('button[data-role="reclaim"]', state="detached", timeout=10000)
+    page.wait_for_selector('button[data-role="reclaim"]', state="detached")
     assert not live.service.tables[table_id].seats[0].zombie
     assert "A bot is playing your seat" not in page.inner_text(".moves")
     # the bot keeps the seat no more: when p1 is to act again, the page offers the moves
     for i in range(10):
         if _to_act(live, table_id) != ["p2"]:
             break
-        state = live.state(table_id, other)
-        move = {
-            "action": state["state"]["legal"][0],
-            "version": state["version"],
-            "client_id": f"b{i + 1}",
-        }
         try:
-            live.call("POST", f"/api/tables/{table_id}/actions", move, token=other)
-        except AssertionError:
-            time.sleep(0.1)  # a bot move for p1 came in between: stale, read again
+            move_p2(f"b{i + 1}")
+        except AssertionError:  # a bot move for p1 came in between: stale, read again
+            continue
+    assert _to_act(live, table_id) == ["p1"]
     assert wait_turn(page, "p1")
     assert page.locator(".all-moves button[data-action]").count() > 0
     assert not live.service.tables[table_id].seats[0].zombie

@@ -81,7 +81,7 @@ def table_part(table: Table, viewer: Viewer) -> dict[str, Any]:
         "status": table.status,
         "seat": seat_name(viewer) if viewer is not None else None,
         "seats": table.public_seats(),
-        "clock": table.clocks_part(time.monotonic()),
+        "clock": table.clocks_part(table.ticks()),
         "turn": table.turn_part(),
         "outcome": table.outcome,
         "next": table.next_id,

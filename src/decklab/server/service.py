@@ -136,6 +136,10 @@ class TableService:
         self._expiry_sweep: asyncio.Task[None] | None = None
         self.wall: Callable[[], float] = time.time
         """Wall-clock seconds, for turn-based deadlines (a test injects its own)."""
+        self.ticks: Callable[[], float] = time.monotonic
+        """Monotonic seconds, for live clocks and grace periods: every table held here
+        reads this one (a test injects its own before any table, then calls
+        :meth:`ticks_moved` after moving it)."""
         self._due: list[tuple[float, str]] = []
         """Turn-based tables' next deadlines (a heap; an entry may be out of date)."""
         self._due_changed = asyncio.Event()
@@ -335,6 +339,7 @@ class TableService:
         }
         table.chat = [_chat(c) for c in loaded.chat]
         table.muted = self.muted
+        table.ticks = self.ticks
         return table
 
     async def table(self, table_id: str) -> LiveTable:
@@ -550,6 +555,7 @@ class TableService:
         )
         table.set_turn(turn_json)
         table.muted = self.muted
+        table.ticks = self.ticks
         self.tables[table_id] = table
         table.events.append(Event(1, "created", {}))
         log.info("table created", extra={"table": table_id, "game": cls.info.name, "players": n})
@@ -625,7 +631,7 @@ class TableService:
             before = table.waited_for()
             table.run_deadlines(self.wall())
             self._tell_turns(table, before, seat)
-            table.seen_now(seat, time.monotonic())
+            table.seen_now(seat, table.ticks())
             self.hub.publish(table, "join", {"seat": seat_name(seat), "nickname": name})
             if starting:
                 self.hub.notice(table, "start", {})
@@ -756,7 +762,7 @@ class TableService:
                 await self._fresh(table)
             viewer = table.viewer(token)
         if viewer is not None:
-            table.seen_now(viewer, time.monotonic())
+            table.seen_now(viewer, table.ticks())
             await self._arrive(table, viewer)
         return viewer
 
@@ -777,7 +783,7 @@ class TableService:
         assert seat is not None
         if table.seats[seat].account_id in self.banned:
             raise ServiceError("banned", "this seat's account is banned", 403)
-        table.seen_now(seat, time.monotonic())
+        table.seen_now(seat, table.ticks())
         await self._arrive(table, seat)
         return seat
 
@@ -829,13 +835,13 @@ class TableService:
         if clock_ms is not None:
             changes["clock_ms"] = clock_ms
         await self._commit(table, seats=[SeatChange(seat, changes)])
-        table.reclaimed(seat, time.monotonic(), clock_ms)
+        table.reclaimed(seat, table.ticks(), clock_ms)
         self.hub.publish(table, "reclaim", {"seat": seat_name(seat)})
 
     def disconnected(self, table: LiveTable, viewer: Viewer) -> None:
         if viewer is None:
             return
-        table.disconnect(viewer, time.monotonic())
+        table.disconnect(viewer, table.ticks())
         self._presence(table, viewer)
 
     def _presence(self, table: LiveTable, seat: int) -> None:
@@ -847,7 +853,7 @@ class TableService:
         if table.needs_grace(seat):
             key = f"grace{seat}"
             if table.seats[seat].seen is None:
-                table.seen_now(seat, time.monotonic())
+                table.seen_now(seat, table.ticks())
             if key not in table.tasks:
                 table.tasks[key] = asyncio.create_task(self._grace(table.id, seat))
 
@@ -861,7 +867,7 @@ class TableService:
             while True:
                 await asyncio.sleep(max(0.0, wait))
                 table = await self.table(table_id)
-                left = table.grace_left(seat, time.monotonic(), self.settings.grace_s)
+                left = table.grace_left(seat, table.ticks(), self.settings.grace_s)
                 if left is None or left <= 0:
                     break
                 wait = left
@@ -1020,7 +1026,7 @@ class TableService:
         chance = [str(a) for _, a in after.history[index + 1 :]]
         new_version = table.version + 1
         trace.mark(table.id, new_version, "validated")
-        clocks = table.clock_after_move(seat, time.monotonic())
+        clocks = table.clock_after_move(seat, table.ticks())
         outcome = None
         solo = None
         if after.is_terminal():
@@ -1115,7 +1121,7 @@ class TableService:
             for seat in table.away_seats():
                 self._arm_grace(table, seat)
         if table.clock is not None:
-            deadline = table.run_clocks(time.monotonic())
+            deadline = table.run_clocks(table.ticks())
             old = table.tasks.pop("clock", None)
             if old is not None and old is not asyncio.current_task():
                 old.cancel()
@@ -1131,15 +1137,23 @@ class TableService:
             table.thinking.add(seat)
             table.tasks[f"bot{seat}"] = asyncio.create_task(self._bot_turn(table.id, seat))
 
+    def ticks_moved(self) -> None:
+        """The injected :attr:`ticks` jumped (a test moved it): set every live clock's
+        alarm again from the new time, so a clock that ran out by it is applied now.
+        Grace periods read the new time when their own wait ends."""
+        for table in list(self.tables.values()):
+            if table.clock is not None:
+                self._schedule(table)
+
     async def _clock_alarm(self, table_id: str, deadline: float) -> None:
         try:
-            await asyncio.sleep(max(0.0, deadline - time.monotonic()))
+            await asyncio.sleep(max(0.0, deadline - self.ticks()))
         except asyncio.CancelledError:
             return
         table = await self.table(table_id)
         if table.tasks.get("clock") is asyncio.current_task():
             table.tasks.pop("clock")
-        for seat in table.late_seats(time.monotonic()):
+        for seat in table.late_seats(table.ticks()):
             await self._timeout(table, seat)
         self._schedule(table)
 

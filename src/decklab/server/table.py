@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 import unicodedata
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -238,6 +239,9 @@ class Table:
     """A rated table: only accounts may take its seats, and its end updates ratings."""
     muted: dict[int, set[int]] = field(default_factory=dict)
     """Moderation: each account's muted accounts (the service's one shared map)."""
+    ticks: Callable[[], float] = field(default=time.monotonic, repr=False, compare=False)
+    """The monotonic seconds its clocks and grace periods read (the service's one
+    source: a test injects its own and moves it, rather than waiting for real time)."""
     standing: dict[int, int] = field(default_factory=dict)
     """Each seat to act: the earliest version its intent stands at (:mod:`.standing`),
     as of version ``standing_at``; unknown at any other version."""

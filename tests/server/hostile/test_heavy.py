@@ -29,6 +29,7 @@ from decklab.engine.registry import game_names, get_game
 from decklab.server.api.app import create_app
 from decklab.server.bots import BotPool
 from decklab.server.errors import ServiceError
+from decklab.server.replay import replay_text
 from decklab.server.service import TableService
 from decklab.server.store.db import make_engine, upgrade
 from decklab.server.store.models import SeatRow, TableRow
@@ -188,36 +189,64 @@ def test_health_stays_quick_while_ten_replays_run(
     raise AssertionError(f"/api/health p99 over 50 ms in every round: {figures}")
 
 
+class HeldReplays:
+    """The server's replay work held until :meth:`release`: what "in flight" means is then
+    a state the test sees (:attr:`entered`), not a race between the replays' own speed
+    and the others' arrival (on a loaded machine the first replays finished, or were
+    answered from the cache, before the rest came in, and all eight were answered 200)."""
+
+    def __init__(self) -> None:
+        self.entered = threading.Semaphore(0)
+        self.released = threading.Event()
+
+    def __call__(self, *args: Any) -> str:
+        self.entered.release()
+        if not self.released.wait(120):
+            raise AssertionError("the held replays were never released")
+        return replay_text(*args)
+
+
 def test_one_address_gets_its_share_and_is_refused_the_rest_at_once(
-    long_game: tuple[ServerProcess, str, int],
+    database_url: str, bot_pool: BotPool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Eight replays at once from one address: a few are worked on, the others are
-    refused at once with 429, the error shape and ``Retry-After`` (not queued)."""
-    server, table, actions = long_game
-    answers: list[tuple[httpx.Response, float]] = []
-    start = threading.Barrier(8)
+    """Eight replays at once from one address: its share (two) are worked on, the six
+    others are refused with 429, the error shape and ``Retry-After`` while the two are
+    still being worked on (refused at once, not queued behind them)."""
+    held = HeldReplays()
+    monkeypatch.setattr("decklab.server.service.replay_text", held)
+    settings = fast_settings(database_url=database_url, heavy_workers=0, heavy_per_address=2)
+    app = create_app(settings, pool=bot_pool)  # heavy_workers 0: the work runs in-process
+    answers: list[httpx.Response] = []
+    answered = threading.Semaphore(0)
+    with TestClient(app, base_url="http://testserver") as client:
+        table = new_table(client, game=two_player(), players=2)["id"]
+        start = threading.Barrier(8)
 
-    def replay(index: int) -> None:
-        with httpx.Client(base_url=server.base, timeout=120) as client:
-            client.get("/api/health")
+        def replay() -> None:
             start.wait()
-            began = time.perf_counter()
-            answer = client.get(f"/api/tables/{table}/replay?step={actions - 20 - index}")
-            answers.append((answer, time.perf_counter() - began))
+            answers.append(client.get(f"/api/tables/{table}/replay?step=0"))
+            answered.release()
 
-    threads = [threading.Thread(target=replay, args=(i,)) for i in range(8)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(180)
-    refused = [(a, took) for a, took in answers if a.status_code == 429]
-    worked = [a for a, _ in answers if a.status_code == 200]
-    assert len(answers) == 8 and len(refused) + len(worked) == 8, [a.text for a, _ in answers]
-    assert worked and len(refused) >= 4, [a.status_code for a, _ in answers]
-    for answer, took in refused:
-        assert answer.json()["error"]["code"] == "rate_limited"
-        assert int(answer.headers["retry-after"]) >= 1
-        assert took < 0.5, f"a refusal took {took:.2f} s"
+        threads = [threading.Thread(target=replay) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        try:
+            for _ in range(2):  # generous bounds on events: two in the work, six answered
+                assert held.entered.acquire(timeout=60), "two replays never reached the work"
+            for _ in range(6):
+                assert answered.acquire(timeout=60), [a.status_code for a in answers]
+            refused = list(answers)  # answered while the two are held
+        finally:
+            held.released.set()
+            for thread in threads:
+                thread.join(60)
+        assert [a.status_code for a in refused] == [429] * 6, [a.text for a in refused]
+        for answer in refused:
+            assert answer.json()["error"]["code"] == "rate_limited"
+            assert int(answer.headers["retry-after"]) >= 1
+        worked = [a for a in answers if a not in refused]
+        assert [(a.status_code, a.json()["step"]) for a in worked] == [(200, 0)] * 2
+        assert not held.entered.acquire(blocking=False)  # no refused one reached the work
 
 
 def test_heavy_gate_bounds_each_address_and_everyone() -> None:
